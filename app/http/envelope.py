@@ -1,0 +1,93 @@
+"""Renders :class:`app.http.errors.HttpError` into the contract's error envelope.
+
+Two casings exist in the contract: the platform envelope ``{Error: {Type, Code, Message,
+Details?}, RequestId}`` and the lowercase one ``{error: {type, code, message}}`` that the
+request-log endpoints (and the identity server) use. A route opts into the lowercase one
+with ``ctx_envelope="lower"``; an app with ``app.config.ERROR_ENVELOPE = "lower"``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import sanic.exceptions as sanic_errors
+from sanic import HTTPResponse, Request
+
+from app.http import errors
+from app.http.request_id import request_id
+from app.http.responses import _dumps
+from herald.systems import owner_of
+
+log = logging.getLogger("herald.http")
+
+
+def envelope_style(request: Request) -> str:
+    route = request.route
+    style = getattr(route.ctx, "envelope", None) if route is not None else None
+    return style or request.app.config.get("ERROR_ENVELOPE", "pascal")
+
+
+def render(request: Request, error: errors.HttpError) -> HTTPResponse:
+    rid = request_id(request)
+    if envelope_style(request) == "lower":
+        body = {"error": {"type": error.type, "code": error.code, "message": error.message}}
+        if error.details:
+            body["error"]["details"] = error.details
+    else:
+        body = {"Error": {"Type": error.type, "Code": error.code, "Message": error.message}}
+        if error.details:
+            body["Error"]["Details"] = error.details
+    body["RequestId"] = rid
+    return HTTPResponse(_dumps(body), status=error.status, headers=error.headers, content_type="application/json")
+
+
+def not_found_for(request: Request) -> errors.NotFound:
+    owner = owner_of(request.path)
+    this_system = request.app.config.get("HERALD_SYSTEM")
+    if owner is not None and owner.name != this_system:
+        return errors.NotFound(
+            f"No route {request.path} on this service; that path belongs to the {owner.name} system "
+            f"({owner.title}, default port {owner.default_port}).",
+            details={"System": owner.name},
+        )
+    return errors.NotFound(f"No route matches {request.method} {request.path}.")
+
+
+def translate(request: Request, exception: BaseException) -> errors.HttpError:
+    """Our error for any exception: Sanic's own routing and protocol errors included."""
+    if isinstance(exception, errors.HttpError):
+        return exception
+    if isinstance(exception, sanic_errors.NotFound):
+        return not_found_for(request)
+    if isinstance(exception, sanic_errors.MethodNotAllowed):
+        return errors.MethodNotAllowed(request.method, list(exception.allowed_methods or []))
+    if isinstance(exception, sanic_errors.PayloadTooLarge):
+        return errors.PayloadTooLarge(request.app.config.REQUEST_MAX_SIZE)
+    status = getattr(exception, "status_code", 500) or 500
+    if isinstance(exception, sanic_errors.SanicException) and 400 <= status < 500:
+        # Protocol-level refusals (timeouts, bad headers, range errors) keep their status.
+        error = errors.InvalidRequest(str(exception) or None)
+        error.status = status
+        return error
+    return errors.InternalError()
+
+
+async def handle_exception(request: Request, exception: BaseException) -> HTTPResponse:
+    error = translate(request, exception)
+    if not isinstance(exception, errors.HttpError) and isinstance(error, errors.InternalError):
+        log.exception("unhandled error on %s %s (%s)", request.method, request.path, request_id(request),
+                      exc_info=exception)
+        _report(exception)
+    elif not error.quiet:
+        log.error("%s on %s %s (%s): %s", error.code, request.method, request.path, request_id(request), exception)
+        _report(exception)
+    return render(request, error)
+
+
+def _report(exception: BaseException) -> None:
+    try:
+        import sentry_sdk
+    except ImportError:  # pragma: no cover
+        return
+    if sentry_sdk.get_client().is_active():
+        sentry_sdk.capture_exception(exception)

@@ -1,0 +1,92 @@
+"""The one way a Herald HTTP system is built: ``build_app(system, blueprints, readiness)``.
+
+Every system gets the same plumbing: request ids, the error envelope, query allowlists,
+metrics, health and meta routes, its own Tortoise connection and a Redis client.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Iterable
+
+import redis.asyncio as aioredis
+from sanic import Blueprint, HTTPResponse, Request, Sanic
+from tortoise.contrib.sanic import register_tortoise
+
+from app.http import metrics
+from app.http.envelope import handle_exception
+from app.http.health import Readiness, meta_blueprint
+from app.http.query import check_query
+from app.http.request_id import HEADER, request_id
+from herald.errors import exit_on_config_error
+from herald.observability import configure_logging, init_sentry
+from herald.settings import get_settings
+from herald.systems import System
+from models import tortoise_config
+
+MiB = 1024 * 1024
+
+
+def build_app(
+    system: System,
+    blueprints: Iterable[Blueprint] = (),
+    *,
+    readiness: Readiness,
+    envelope: str = "pascal",
+    max_body_bytes: int = 2 * MiB,
+) -> Sanic:
+    with exit_on_config_error():
+        settings = get_settings()
+        settings.require_secret_key()
+        settings.require_redis_url()
+        orm_config = tortoise_config(settings, [system.name])
+
+    configure_logging(settings)
+    if settings.sentry_dsn:
+        from sentry_sdk.integrations.sanic import SanicIntegration
+
+        init_sentry(settings, SanicIntegration())
+
+    app = Sanic(f"herald_{system.name}", ctx=SimpleNamespace(settings=settings, system=system, booted=False))
+    app.config.HERALD_SYSTEM = system.name
+    app.config.ERROR_ENVELOPE = envelope
+    app.config.REQUEST_MAX_SIZE = max_body_bytes
+    app.config.FALLBACK_ERROR_FORMAT = "json"
+    app.config.ACCESS_LOG = False
+    app.config.KEEP_ALIVE_TIMEOUT = 75
+
+    register_tortoise(app, config=orm_config)
+
+    @app.before_server_start
+    async def open_redis(app: Sanic) -> None:
+        app.ctx.redis = aioredis.from_url(settings.redis_url, socket_timeout=2, socket_connect_timeout=2,
+                                          health_check_interval=30)
+
+    @app.after_server_start
+    async def mark_booted(app: Sanic) -> None:
+        app.ctx.booted = True
+
+    @app.after_server_stop
+    async def close_redis(app: Sanic) -> None:
+        await app.ctx.redis.aclose()
+
+    @app.on_request(priority=100)
+    async def begin(request: Request) -> None:
+        metrics.start_timer(request)
+        request_id(request)
+        check_query(request)
+
+    @app.on_response(priority=100)
+    async def finish(request: Request, response: HTTPResponse) -> None:
+        response.headers[HEADER] = request_id(request)
+        metrics.observe(request, response)
+
+    app.error_handler.add(Exception, handle_exception)
+    app.blueprint(meta_blueprint(readiness))
+    for blueprint in blueprints:
+        app.blueprint(blueprint)
+    if settings.env == "test":
+        from app.http.diagnostics import diagnostics_blueprint
+
+        app.blueprint(diagnostics_blueprint())
+    return app

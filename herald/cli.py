@@ -1,0 +1,139 @@
+"""``herald``: the command line.
+
+    herald up                     everything on one machine (embedded PostgreSQL and Redis by default)
+    herald migrate [SYSTEM ...]   create the databases and apply the committed migrations
+    herald makemigrations SYSTEM  write a new migration from model changes (development)
+    herald serve SYSTEM           one HTTP system (production role)
+    herald worker                 the Dramatiq workers (production role)
+    herald scheduler              the scheduler and outbox relay (production role)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+from herald.errors import exit_on_config_error
+from herald.settings import get_settings, system_by_name
+from herald.systems import SYSTEMS
+
+SYSTEM_NAMES = [system.name for system in SYSTEMS]
+
+
+def serve_argv(system: str, host: str, port: int, workers: int) -> list[str]:
+    argv = [sys.executable, "-m", "sanic", f"app.{system}:create_app", "--factory", "--host", host,
+            "--port", str(port), "--no-motd"]
+    argv += ["--single-process"] if workers == 1 else ["--workers", str(workers)]
+    return argv
+
+
+def worker_argv(processes: int, threads: int, queues: list[str] | None = None) -> list[str]:
+    argv = [sys.executable, "-m", "dramatiq", "tasks", "--processes", str(processes), "--threads", str(threads)]
+    if queues:
+        argv += ["--queues", *queues]
+    return argv
+
+
+def scheduler_argv() -> list[str]:
+    return [sys.executable, "-m", "schedules"]
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    from herald.up import up
+
+    return up()
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from herald.database import migrate
+
+    with exit_on_config_error():
+        settings = get_settings()
+        systems = args.systems or SYSTEM_NAMES
+        for name in systems:
+            system_by_name(name)
+            settings.database_url_for(name)
+
+    def report(event: str, app_label: str, name: str) -> None:
+        print(f"{event} {app_label}.{name}", flush=True)
+
+    asyncio.run(migrate(settings, systems, report=report))
+    print("migrations applied: " + ", ".join(systems))
+    return 0
+
+
+def cmd_makemigrations(args: argparse.Namespace) -> int:
+    from herald.migrations import makemigrations
+
+    with exit_on_config_error():
+        system_by_name(args.system)
+        settings = get_settings()
+    return asyncio.run(makemigrations(settings, args.system, name=args.name, empty=args.empty))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    with exit_on_config_error():
+        settings = get_settings()
+        system = system_by_name(args.system)
+    port = args.port or settings.ports[system.name]
+    argv = serve_argv(system.name, args.host or settings.host, port, args.workers or settings.http_workers)
+    os.execv(argv[0], argv)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    with exit_on_config_error():
+        settings = get_settings()
+    argv = worker_argv(args.processes or settings.worker_processes, args.threads or settings.worker_threads,
+                       args.queues)
+    os.execve(argv[0], argv, {**os.environ, **settings.worker_metrics_env()})
+
+
+def cmd_scheduler(args: argparse.Namespace) -> int:
+    argv = scheduler_argv()
+    os.execv(argv[0], argv)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="herald", description="Herald messaging platform")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    up = commands.add_parser("up", help="run everything on this machine")
+    up.set_defaults(func=cmd_up)
+
+    migrate = commands.add_parser("migrate", help="create databases and apply migrations")
+    migrate.add_argument("systems", nargs="*", metavar="SYSTEM", help="one of: " + ", ".join(SYSTEM_NAMES))
+    migrate.set_defaults(func=cmd_migrate)
+
+    make = commands.add_parser("makemigrations", help="write a migration from model changes")
+    make.add_argument("system", choices=SYSTEM_NAMES)
+    make.add_argument("--name", default=None)
+    make.add_argument("--empty", action="store_true")
+    make.set_defaults(func=cmd_makemigrations)
+
+    serve = commands.add_parser("serve", help="run one HTTP system")
+    serve.add_argument("system", choices=SYSTEM_NAMES)
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--workers", type=int)
+    serve.set_defaults(func=cmd_serve)
+
+    worker = commands.add_parser("worker", help="run the Dramatiq workers")
+    worker.add_argument("--processes", type=int)
+    worker.add_argument("--threads", type=int)
+    worker.add_argument("--queues", nargs="+")
+    worker.set_defaults(func=cmd_worker)
+
+    scheduler = commands.add_parser("scheduler", help="run the scheduler and outbox relay")
+    scheduler.set_defaults(func=cmd_scheduler)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args) or 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

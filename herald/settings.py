@@ -1,0 +1,192 @@
+"""Configuration: read from the environment once, validated, frozen.
+
+Every process calls :func:`get_settings` (or :func:`load_settings` with an explicit
+mapping in tests). A missing or malformed value raises :class:`ConfigError`, whose
+message is one line naming the variable; entry points print it and exit 2.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+from herald.systems import SYSTEMS, System
+
+
+class ConfigError(Exception):
+    """A configuration variable is missing or malformed."""
+
+    def __init__(self, variable: str, reason: str):
+        super().__init__(f"{variable}: {reason}")
+        self.variable = variable
+
+
+@dataclass(frozen=True)
+class Settings:
+    env: str
+    var_dir: Path
+    database_url: str | None
+    database_urls: dict[str, str]
+    redis_url: str | None
+    secret_key: str | None
+    sentry_dsn: str | None
+    host: str
+    ports: dict[str, int]
+    http_workers: int
+    worker_processes: int
+    worker_threads: int
+    version: str
+    commit: str
+    log_level: str
+    rate_limit_per_second: int
+    worker_metrics_port: int | None
+
+    def worker_metrics_env(self) -> dict[str, str]:
+        """Environment of a `dramatiq` worker for its Prometheus exporter. It must be in place
+        before the Dramatiq CLI starts: the exporter runs in a process forked from the CLI's
+        main process, which never imports our broker module."""
+        if self.worker_metrics_port is None:
+            return {}
+        metrics_dir = str(self.var_dir / "worker-metrics")
+        return {
+            "dramatiq_prom_db": metrics_dir,
+            "PROMETHEUS_MULTIPROC_DIR": metrics_dir,
+            "dramatiq_prom_host": self.host,
+            "dramatiq_prom_port": str(self.worker_metrics_port),
+        }
+
+    @property
+    def embedded_database(self) -> bool:
+        return self.database_url is None and not self.database_urls
+
+    @property
+    def embedded_redis(self) -> bool:
+        return self.redis_url is None
+
+    def database_url_for(self, system: str) -> str:
+        """The URL of one system's database: its own override, else DATABASE_URL with the
+        database name replaced by ``herald_<system>``."""
+        if system in self.database_urls:
+            return self.database_urls[system]
+        if self.database_url is None:
+            raise ConfigError("DATABASE_URL", "is required (or run `herald up` for the embedded default)")
+        return replace_database(self.database_url, f"herald_{system}")
+
+    def require_secret_key(self) -> str:
+        if not self.secret_key:
+            raise ConfigError("SECRET_KEY", "is required (at least 32 characters)")
+        return self.secret_key
+
+    def require_redis_url(self) -> str:
+        if not self.redis_url:
+            raise ConfigError("REDIS_URL", "is required (or run `herald up` for the embedded default)")
+        return self.redis_url
+
+
+def replace_database(url: str, database: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + database, parts.query, parts.fragment))
+
+
+def _postgres_url(name: str, value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("postgres", "postgresql") or not parts.hostname:
+        raise ConfigError(name, "must be a postgres:// URL with a host, e.g. postgres://user@127.0.0.1:5432/db")
+    if parts.scheme == "postgresql":
+        value = "postgres" + value[len("postgresql"):]
+    return value
+
+
+def _redis_url(name: str, value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("redis", "rediss", "unix"):
+        raise ConfigError(name, "must be a redis:// URL, e.g. redis://127.0.0.1:6379/0")
+    return value
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(name, f"must be a whole number, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ConfigError(name, f"must be between {low} and {high}, got {value}")
+    return value
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    env = os.environ if env is None else env
+
+    def text(name: str) -> str | None:
+        value = env.get(name)
+        return value if value else None
+
+    database_url = text("DATABASE_URL")
+    if database_url:
+        database_url = _postgres_url("DATABASE_URL", database_url)
+    database_urls = {}
+    for system in SYSTEMS:
+        name = f"{system.name.upper()}_DATABASE_URL"
+        if value := text(name):
+            database_urls[system.name] = _postgres_url(name, value)
+
+    redis_url = text("REDIS_URL")
+    if redis_url:
+        redis_url = _redis_url("REDIS_URL", redis_url)
+
+    secret_key = text("SECRET_KEY")
+    if secret_key is not None and len(secret_key) < 32:
+        raise ConfigError("SECRET_KEY", "must be at least 32 characters")
+
+    herald_env = env.get("HERALD_ENV", "development")
+    if herald_env not in ("development", "production", "test"):
+        raise ConfigError("HERALD_ENV", "must be development, production or test")
+
+    log_level = env.get("LOG_LEVEL", "INFO").upper()
+    if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ConfigError("LOG_LEVEL", "must be DEBUG, INFO, WARNING or ERROR")
+
+    ports = {
+        system.name: _int(env, f"{system.name.upper()}_PORT", system.default_port, 1, 65535) for system in SYSTEMS
+    }
+
+    return Settings(
+        env=herald_env,
+        var_dir=Path(env.get("HERALD_VAR_DIR", "var")).resolve(),
+        database_url=database_url,
+        database_urls=database_urls,
+        redis_url=redis_url,
+        secret_key=secret_key,
+        sentry_dsn=text("SENTRY_DSN"),
+        host=env.get("HERALD_HOST", "127.0.0.1"),
+        ports=ports,
+        http_workers=_int(env, "HTTP_WORKERS", 1, 1, 64),
+        worker_processes=_int(env, "WORKER_PROCESSES", 1, 1, 64),
+        worker_threads=_int(env, "WORKER_THREADS", 8, 1, 256),
+        version=env.get("HERALD_VERSION") or "dev",
+        commit=env.get("HERALD_COMMIT") or "dev",
+        log_level=log_level,
+        rate_limit_per_second=_int(env, "RATE_LIMIT_PER_SECOND", 100, 1, 1_000_000),
+        # 0 turns the worker metrics exporter off.
+        worker_metrics_port=_int(env, "WORKER_METRICS_PORT", 9191, 0, 65535) or None,
+    )
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process's settings, read once."""
+    return load_settings()
+
+
+def system_by_name(name: str) -> System:
+    for system in SYSTEMS:
+        if system.name == name:
+            return system
+    raise ConfigError("system", f"unknown system {name!r}; one of {', '.join(s.name for s in SYSTEMS)}")

@@ -1,0 +1,141 @@
+"""A small process supervisor for ``herald up``.
+
+Children run in their own session (a Ctrl-C reaches only us, and we stop them in order) and
+get SIGTERM if this process dies without cleaning up (Linux parent-death signal). A child that
+exits is reported on stderr and restarted with backoff; one that keeps crashing stops the
+whole tree with a non-zero exit, rather than leaving a half-running Herald.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_PR_SET_PDEATHSIG = 1
+CRASH_WINDOW = 60.0
+MAX_CRASHES = 5
+STOP_GRACE = 15.0
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except OSError:  # pragma: no cover - not Linux
+        pass
+
+
+def say(message: str) -> None:
+    print(f"herald: {message}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    log: Path | None = None
+    user: str | None = None
+    stop_signal: int = signal.SIGTERM
+    restart: bool = True
+    process: subprocess.Popen | None = None
+    crashes: list[float] = field(default_factory=list)
+    next_start: float = 0.0
+
+    def start(self) -> None:
+        stdout = open(self.log, "ab") if self.log else None  # noqa: SIM115 - handed to the child
+        try:
+            self.process = subprocess.Popen(
+                self.argv, env=self.env, stdout=stdout, stderr=subprocess.STDOUT if stdout else None,
+                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent, user=self.user,
+            )
+        finally:
+            if stdout:
+                stdout.close()
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+
+class Supervisor:
+    def __init__(self) -> None:
+        self.children: list[Child] = []
+        self.stopping = False
+        self.failed = False
+
+    def add(self, child: Child, *, start: bool = True) -> Child:
+        self.children.append(child)
+        if start:
+            child.start()
+        return child
+
+    def install_signal_handlers(self) -> None:
+        def request_stop(signum, _frame) -> None:
+            if not self.stopping:
+                say(f"received {signal.Signals(signum).name}, stopping")
+            self.stopping = True
+
+        signal.signal(signal.SIGINT, request_stop)
+        signal.signal(signal.SIGTERM, request_stop)
+        signal.signal(signal.SIGHUP, request_stop)
+
+    def watch(self) -> int:
+        """Supervise until asked to stop or a child keeps crashing; then stop all. Returns the exit code."""
+        while not self.stopping:
+            now = time.monotonic()
+            for child in self.children:
+                if child.process is None:
+                    if now >= child.next_start:
+                        child.start()
+                    continue
+                code = child.process.poll()
+                if code is None:
+                    continue
+                child.process = None
+                child.crashes = [t for t in child.crashes if now - t < CRASH_WINDOW] + [now]
+                if not child.restart or len(child.crashes) >= MAX_CRASHES:
+                    say(f"{child.name} exited with code {code} and will not be restarted; stopping Herald")
+                    self.failed = True
+                    self.stopping = True
+                    break
+                delay = min(2 ** (len(child.crashes) - 1), 10)
+                say(f"{child.name} exited with code {code}; restarting in {delay}s"
+                    + (f" (log: {child.log})" if child.log else ""))
+                child.next_start = now + delay
+            time.sleep(0.2)
+        self.stop_all()
+        return 1 if self.failed else 0
+
+    def stop_all(self) -> None:
+        """Stop children in reverse start order (HTTP and workers first, databases last)."""
+        for child in reversed(self.children):
+            self.stop(child)
+
+    def stop(self, child: Child) -> None:
+        if not child.alive:
+            return
+        assert child.process is not None
+        try:
+            child.process.send_signal(child.stop_signal)
+        except ProcessLookupError:
+            return
+        try:
+            child.process.wait(STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            say(f"{child.name} did not stop within {STOP_GRACE:.0f}s; killing it")
+            try:
+                os.killpg(child.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            child.process.wait()
+        # Anything the child left in its session (Sanic or Dramatiq worker processes) goes too.
+        try:
+            os.killpg(child.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

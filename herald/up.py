@@ -1,0 +1,150 @@
+"""``herald up``: every process of Herald on one machine, as children of one command.
+
+With no DATABASE_URL it runs a real embedded PostgreSQL, with no REDIS_URL a real embedded
+Redis, both under ./var/ (HERALD_VAR_DIR) and kept between runs. Then it applies the
+migrations, runs the first-start bootstrap, starts the five HTTP systems, the workers and
+the scheduler, and prints where everything listens. Ctrl-C or SIGTERM stops it all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from herald.cli import scheduler_argv, serve_argv, worker_argv
+from herald.embedded import EmbeddedError, EmbeddedPostgres, EmbeddedRedis
+from herald.errors import exit_on_config_error
+from herald.settings import ConfigError, Settings, load_settings
+from herald.supervisor import Child, Supervisor, say
+from herald.systems import SYSTEMS
+
+
+def _secret_key(var_dir: Path) -> str:
+    path = var_dir / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_urlsafe(48)
+    path.touch(mode=0o600)
+    path.write_text(key + "\n")
+    return key
+
+
+def _embedded_port(name: str, default: int) -> int:
+    raw = os.environ.get(name) or str(default)
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise ConfigError(name, f"must be a port number, got {raw!r}")
+    return int(raw)
+
+
+def _wait_http(url: str, seconds: float, supervisor: Supervisor) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not supervisor.stopping:
+        try:
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def up() -> int:
+    supervisor = Supervisor()
+    supervisor.install_signal_handlers()
+    env = dict(os.environ)
+    with exit_on_config_error():
+        settings = load_settings(env)
+        var_dir = settings.var_dir
+        var_dir.mkdir(parents=True, exist_ok=True)
+        logs = var_dir / "log"
+        logs.mkdir(exist_ok=True)
+        try:
+            if settings.embedded_database:
+                postgres = EmbeddedPostgres(var_dir, _embedded_port("EMBEDDED_POSTGRES_PORT", 5433), settings.host)
+                postgres.prepare()
+                command = postgres.command()
+                supervisor.add(Child("postgres", command.argv, env, log=postgres.log, user=command.user,
+                                     stop_signal=signal.SIGINT))
+                postgres.wait_ready()
+                env["DATABASE_URL"] = postgres.url
+            if settings.embedded_redis:
+                redis = EmbeddedRedis(var_dir, _embedded_port("EMBEDDED_REDIS_PORT", 6380), settings.host)
+                redis.prepare()
+                supervisor.add(Child("redis", redis.command().argv, env, log=logs / "redis.out"))
+                redis.wait_ready()
+                env["REDIS_URL"] = redis.url
+        except EmbeddedError as error:
+            say(f"embedded services could not start: {error}")
+            supervisor.stop_all()
+            return 1
+        if not settings.secret_key:
+            env["SECRET_KEY"] = _secret_key(var_dir)
+        settings = load_settings(env)
+
+    if supervisor.stopping:
+        supervisor.stop_all()
+        return 0
+    try:
+        _prepare_databases(settings)
+    except Exception as error:  # noqa: BLE001 - say it in one line, stop what we started
+        say(f"preparing the databases failed: {error!r}")
+        supervisor.stop_all()
+        return 1
+
+    for system in SYSTEMS:
+        port = settings.ports[system.name]
+        supervisor.add(Child(system.name, serve_argv(system.name, settings.host, port, settings.http_workers), env,
+                             log=logs / f"{system.name}.log"))
+    supervisor.add(Child("worker", worker_argv(settings.worker_processes, settings.worker_threads),
+                         {**env, **settings.worker_metrics_env()}, log=logs / "worker.log"))
+    supervisor.add(Child("scheduler", scheduler_argv(), env, log=logs / "scheduler.log"))
+
+    ready = all(_wait_http(f"http://{settings.host}:{settings.ports[s.name]}/healthz", 60, supervisor)
+                for s in SYSTEMS)
+    if supervisor.stopping:
+        supervisor.stop_all()
+        return 1 if supervisor.failed else 0
+    _print_addresses(settings, env, ready)
+    return supervisor.watch()
+
+
+def _prepare_databases(settings: Settings) -> None:
+    from herald.bootstrap import first_start
+    from herald.database import migrate
+
+    async def prepare() -> None:
+        await migrate(settings)
+        await first_start(settings)
+
+    asyncio.run(prepare())
+
+
+def _print_addresses(settings: Settings, env: dict[str, str], ready: bool) -> None:
+    lines = ["", "Herald is up." if ready else "Herald started, but some systems did not answer /healthz yet."]
+    for system in SYSTEMS:
+        lines.append(f"  {system.name:<9} http://{settings.host}:{settings.ports[system.name]}  ({system.title})")
+    lines.append(f"  database  {_redact(env['DATABASE_URL'])}" + ("  (embedded)" if settings.embedded_database else ""))
+    lines.append(f"  redis     {_redact(env['REDIS_URL'])}" + ("  (embedded)" if settings.embedded_redis else ""))
+    lines.append(f"  logs      {settings.var_dir / 'log'}")
+    lines.append("Press Ctrl-C to stop.")
+    print("\n".join(lines), flush=True)
+
+
+def _redact(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password:
+        return url.replace(f":{parts.password}@", ":***@")
+    return url
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(up())

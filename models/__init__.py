@@ -1,0 +1,44 @@
+"""Tortoise models, one package per system; each system is its own Tortoise app and connection.
+
+:func:`tortoise_config` builds the configuration for the systems a process needs: an HTTP
+process of one system opens only that system's connection, so systems fail independently.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from herald.settings import Settings
+from herald.systems import SYSTEMS
+
+
+def tortoise_config(settings: Settings, systems: Iterable[str] | None = None, *, pool_max: int = 20) -> dict:
+    names = list(systems) if systems is not None else [system.name for system in SYSTEMS]
+    connections = {}
+    apps = {}
+    for name in names:
+        connections[name] = {
+            "engine": "tortoise.backends.asyncpg",
+            "credentials": _credentials(settings.database_url_for(name), pool_max),
+        }
+        apps[name] = {
+            "models": [f"models.{name}"],
+            "default_connection": name,
+            "migrations": f"models.{name}.migrations",
+        }
+    return {"connections": connections, "apps": apps, "use_tz": True, "timezone": "UTC"}
+
+
+def _credentials(url: str, pool_max: int) -> dict:
+    from tortoise.backends.base.config_generator import expand_db_url
+
+    credentials = expand_db_url(url)["credentials"]
+    credentials.setdefault("minsize", 1)
+    credentials["maxsize"] = pool_max
+    return credentials
+
+
+# Systems not built yet have no models; their (empty) app is still configured on purpose.
+import warnings as _warnings
+
+_warnings.filterwarnings("ignore", message=r'Module "models\.\w+" has no models', category=RuntimeWarning)

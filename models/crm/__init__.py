@@ -1,0 +1,1 @@
+"""Tortoise models of the crm system (its own database and connection)."""

@@ -1,0 +1,1 @@
+"""Tortoise models of the identity system (its own database and connection)."""

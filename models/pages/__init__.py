@@ -1,0 +1,1 @@
+"""Tortoise models of the pages system (its own database and connection)."""

@@ -1,0 +1,1 @@
+"""Tortoise models of the platform system (its own database and connection)."""

@@ -1,0 +1,1 @@
+"""Tortoise models of the runtime system (its own database and connection)."""

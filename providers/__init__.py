@@ -1,0 +1,1 @@
+"""Provider plug-ins, one small interface per channel."""

@@ -1,0 +1,1 @@
+"""Periodic jobs and the outbox relay: `python -m schedules`."""

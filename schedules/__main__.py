@@ -1,0 +1,89 @@
+"""``python -m schedules``: the scheduler process (every periodic job and the outbox relay).
+
+Safe to start twice: a Redis lease elects one leader; a follower keeps its jobs paused and
+takes over within one lease period when the leader goes away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+
+import redis.asyncio as aioredis
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from tortoise import Tortoise
+
+from herald.errors import exit_on_config_error
+from herald.observability import configure_logging, init_sentry
+from herald.settings import get_settings
+from models import tortoise_config
+from schedules.jobs import JOBS
+from schedules.lease import RedisLease
+
+log = logging.getLogger("herald.scheduler")
+
+ELECTION_SECONDS = 5.0
+
+
+class Runtime:
+    """What jobs share: settings and the Redis client (the ORM is initialised globally)."""
+
+    def __init__(self, settings, redis: aioredis.Redis):
+        self.settings = settings
+        self.redis = redis
+
+
+async def run() -> None:
+    with exit_on_config_error():
+        settings = get_settings()
+        redis_url = settings.require_redis_url()
+        config = tortoise_config(settings, ["platform"], pool_max=5)
+    configure_logging(settings)
+    init_sentry(settings)
+
+    await Tortoise.init(config=config, _enable_global_fallback=True)
+    redis = aioredis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
+    runtime = Runtime(settings, redis)
+    lease = RedisLease(redis, ttl_ms=int(ELECTION_SECONDS * 3 * 1000))
+
+    scheduler = AsyncIOScheduler(timezone="UTC", job_defaults={"coalesce": True, "max_instances": 1})
+    for job_id, func, seconds in JOBS:
+        scheduler.add_job(func, "interval", seconds=seconds, id=job_id, args=[runtime])
+    scheduler.start(paused=True)
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+
+    leading = False
+    log.info("scheduler started with %d jobs; waiting for the lease", len(JOBS))
+    try:
+        while not stop.is_set():
+            now_leading = await lease.acquire_or_renew()
+            if now_leading and not leading:
+                log.info("this scheduler is the leader; jobs resumed")
+                scheduler.resume()
+            elif leading and not now_leading:
+                log.warning("lost the scheduler lease; jobs paused")
+                scheduler.pause()
+            leading = now_leading
+            try:
+                await asyncio.wait_for(stop.wait(), ELECTION_SECONDS)
+            except asyncio.TimeoutError:
+                pass
+    finally:
+        scheduler.shutdown(wait=False)
+        await lease.release()
+        await redis.aclose()
+        await Tortoise.close_connections()
+        log.info("scheduler stopped")
+
+
+def main() -> None:
+    asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main()

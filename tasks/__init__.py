@@ -1,0 +1,6 @@
+"""Dramatiq actors, one module per concern; ``dramatiq tasks`` runs them.
+
+The broker is configured on import (:mod:`tasks.broker`) before any actor module loads.
+"""
+
+from tasks.broker import broker  # noqa: F401  (must come first)

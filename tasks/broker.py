@@ -1,0 +1,52 @@
+"""The broker, set up in one place. Importing :mod:`tasks` configures it before any actor exists."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dramatiq
+from dramatiq.brokers.redis import RedisBroker
+
+from herald.errors import exit_on_config_error
+from herald.settings import Settings, get_settings
+from tasks.middleware import EventLoopResources, QueueDepth
+from tasks.queues import Queue
+
+NAMESPACE = "dramatiq"
+
+
+def build_broker(settings: Settings) -> RedisBroker:
+    broker = RedisBroker(
+        url=settings.require_redis_url(),
+        namespace=NAMESPACE,
+        # A dead worker's messages come back after this long without a heartbeat.
+        heartbeat_timeout=30_000,
+    )
+    broker.add_middleware(EventLoopResources(settings, ["platform"]))
+    if settings.worker_metrics_port is not None:
+        metrics_env = settings.worker_metrics_env()
+        Path(metrics_env["dramatiq_prom_db"]).mkdir(parents=True, exist_ok=True)
+        for name, value in metrics_env.items():  # this process's own gauges write there too
+            os.environ.setdefault(name, value)
+        from dramatiq.middleware.prometheus import Prometheus
+
+        broker.add_middleware(Prometheus())
+        broker.add_middleware(QueueDepth([queue.value for queue in Queue]))
+    if settings.sentry_dsn:
+        from sentry_sdk.integrations.dramatiq import DramatiqIntegration
+
+        from herald.observability import init_sentry
+
+        init_sentry(settings, DramatiqIntegration())
+    return broker
+
+
+def setup() -> RedisBroker:
+    with exit_on_config_error():
+        broker = build_broker(get_settings())
+    dramatiq.set_broker(broker)
+    return broker
+
+
+broker = setup()

@@ -1,0 +1,83 @@
+"""Worker resources, opened and closed by Dramatiq middleware (never at import).
+
+- :class:`EventLoopResources`: Dramatiq's AsyncIO middleware (async actors run on one event
+  loop per worker process) plus what lives on that loop: Tortoise, opened once the loop runs
+  and closed after running actors have finished, before the loop stops.
+- :class:`QueueDepth`: each queue's backlog (ready, delayed, dead-lettered), refreshed by a
+  thread in every worker process and exported with Dramatiq's Prometheus middleware.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import dramatiq
+from dramatiq.asyncio import get_event_loop_thread
+from dramatiq.middleware import AsyncIO
+
+from herald.settings import Settings
+
+log = logging.getLogger("herald.worker")
+
+
+class EventLoopResources(AsyncIO):
+    def __init__(self, settings: Settings, systems: list[str]):
+        super().__init__()
+        self.settings = settings
+        self.systems = systems
+
+    def before_worker_boot(self, broker, worker):
+        super().before_worker_boot(broker, worker)
+        from tortoise import Tortoise
+
+        from models import tortoise_config
+
+        config = tortoise_config(self.settings, self.systems, pool_max=max(4, worker.worker_threads))
+        # Tortoise keeps its state in a context variable; the global fallback lets every actor
+        # coroutine (each in its own task) see the connections opened here.
+        get_event_loop_thread().run_coroutine(Tortoise.init(config=config, _enable_global_fallback=True))
+
+    def after_worker_shutdown(self, broker, worker):
+        from tortoise import Tortoise
+
+        loop_thread = get_event_loop_thread()
+        if loop_thread is not None:
+            loop_thread.run_coroutine(Tortoise.close_connections())
+        super().after_worker_shutdown(broker, worker)
+
+
+class QueueDepth(dramatiq.Middleware):
+    INTERVAL = 5.0
+
+    def __init__(self, queues: list[str]):
+        self.queues = queues
+        self._stop = threading.Event()
+
+    def after_worker_boot(self, broker, worker):
+        from prometheus_client import Gauge
+
+        self.gauge = Gauge("herald_queue_depth", "Messages in a queue by state", ["queue", "state"],
+                           multiprocess_mode="max")
+        threading.Thread(target=self._refresh, args=(broker,), name="queue-depth", daemon=True).start()
+
+    def before_worker_shutdown(self, broker, worker):
+        self._stop.set()
+
+    def _refresh(self, broker) -> None:
+        while not self._stop.wait(self.INTERVAL):
+            try:
+                pipe = broker.client.pipeline(transaction=False)
+                for queue in self.queues:
+                    base = f"{broker.namespace}:{queue}"
+                    pipe.llen(base)
+                    pipe.hlen(f"{base}.DQ.msgs")
+                    pipe.zcard(f"{base}.XQ")
+                counts = pipe.execute()
+                for index, queue in enumerate(self.queues):
+                    ready, delayed, dead = counts[3 * index:3 * index + 3]
+                    self.gauge.labels(queue, "ready").set(ready)
+                    self.gauge.labels(queue, "delayed").set(delayed)
+                    self.gauge.labels(queue, "dead").set(dead)
+            except Exception as exc:  # noqa: BLE001 - metrics must never take a worker down
+                log.debug("queue depth refresh failed: %r", exc)

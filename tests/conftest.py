@@ -1,0 +1,100 @@
+"""Fixtures: the run's databases (migrated once), the ORM in the test process, and real servers.
+
+The environment is prepared in ``pytest_configure``, before any Herald module reads its
+settings, so the test process and every subprocess see the same configuration.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import AsyncIterator, Callable
+
+import httpx
+import pytest
+from tortoise import Tortoise
+
+from tests.harness import Server, Services
+
+_services: Services | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _services
+    _services = Services()
+    os.environ.update(_services.env)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _services is None:
+        return
+    from herald.database import drop_databases
+    from herald.settings import load_settings
+
+    try:
+        asyncio.run(drop_databases(load_settings()))
+    finally:
+        _services.close()
+
+
+@pytest.fixture(scope="session")
+def services() -> Services:
+    assert _services is not None
+    return _services
+
+
+@pytest.fixture(scope="session")
+def settings(services):
+    from herald.settings import get_settings
+
+    return get_settings()
+
+
+@pytest.fixture(scope="session", autouse=True)
+async def database(settings) -> AsyncIterator[None]:
+    """Migrate the run's databases once and open the ORM in the test process."""
+    from herald.database import migrate
+    from models import tortoise_config
+
+    await migrate(settings)
+    await Tortoise.init(config=tortoise_config(settings, pool_max=5), _enable_global_fallback=True)
+    yield
+    await Tortoise.close_connections()
+
+
+@pytest.fixture(scope="session")
+def servers(services, tmp_path_factory) -> Callable[[str], Server]:
+    """``servers("platform")``: the base URL of a running system, started on first use."""
+    running: dict[str, Server] = {}
+    log_dir = tmp_path_factory.mktemp("servers")
+
+    def get(system: str) -> Server:
+        if system not in running:
+            running[system] = Server(system, services.env, log_dir)
+        return running[system]
+
+    yield get
+    for server in running.values():
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def start_server(services, tmp_path_factory) -> Callable[..., Server]:
+    """A fresh server with environment overrides (for broken-dependency tests); stopped at the end."""
+    started: list[Server] = []
+    log_dir = tmp_path_factory.mktemp("custom-servers")
+
+    def start(system: str, **overrides: str) -> Server:
+        server = Server(system, {**services.env, **overrides}, log_dir)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+async def platform(servers) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=servers("platform").url, timeout=10) as client:
+        yield client

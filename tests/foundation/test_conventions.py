@@ -1,0 +1,144 @@
+"""The HTTP conventions every system shares, checked through real HTTP against running apps."""
+
+import re
+
+import pytest
+
+REQUEST_ID = re.compile(r"^req_[0-9a-f]{24}$")
+
+
+async def test_every_answer_carries_a_request_id_in_header_and_body(platform):
+    response = await platform.get("/healthz")
+    assert response.status_code == 200
+    assert REQUEST_ID.match(response.headers["X-Request-Id"])
+    assert response.json()["RequestId"] == response.headers["X-Request-Id"]
+
+
+async def test_request_ids_are_unique(platform):
+    ids = {(await platform.get("/healthz")).headers["X-Request-Id"] for _ in range(20)}
+    assert len(ids) == 20
+
+
+async def test_unknown_route_is_404_in_the_envelope(platform):
+    response = await platform.get("/v1/nothing-here")
+    assert response.status_code == 404
+    body = response.json()
+    assert body["Error"]["Type"] == "Sender"
+    assert body["Error"]["Code"] == "NotFound"
+    assert body["RequestId"] == response.headers["X-Request-Id"]
+
+
+async def test_404_names_the_system_a_path_belongs_to(platform):
+    response = await platform.get("/v1/paginas")
+    assert response.status_code == 404
+    assert response.json()["Error"]["Details"] == {"System": "pages"}
+    assert "pages system" in response.json()["Error"]["Message"]
+
+
+async def test_wrong_method_is_405_with_allow_header(platform):
+    response = await platform.delete("/healthz")
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "GET"
+    assert response.json()["Error"]["Code"] == "MethodNotAllowed"
+
+
+async def test_unknown_query_parameter_is_422_naming_it(platform):
+    response = await platform.get("/healthz", params={"verbose": "1"})
+    assert response.status_code == 422
+    error = response.json()["Error"]
+    assert error["Code"] == "ValidationError"
+    assert "'verbose'" in error["Message"]
+    assert error["Details"] == {"verbose": "unknown query parameter"}
+
+
+async def test_allowlisted_query_parameters_pass(platform):
+    response = await platform.get("/_test/page", params={"limit": "5"})
+    assert response.status_code == 200
+    assert response.json()["Limit"] == 5
+
+
+async def test_out_of_range_integer_parameter_is_422(platform):
+    response = await platform.get("/_test/page", params={"limit": "0"})
+    assert response.status_code == 422
+    assert response.json()["Error"]["Details"] == {"limit": "must be between 1 and 100"}
+
+
+async def test_invalid_json_is_400_invalid_json(platform):
+    response = await platform.post("/_test/echo", content=b'{"Name": ', headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["Error"]["Code"] == "InvalidJson"
+
+
+async def test_unknown_body_field_is_400_naming_it(platform):
+    response = await platform.post("/_test/echo", json={"Name": "a", "Colour": "red"})
+    assert response.status_code == 400
+    error = response.json()["Error"]
+    assert error["Code"] == "ValidationError"
+    assert "'Colour'" in error["Message"]
+    assert error["Details"]["Colour"] == "unknown field"
+
+
+async def test_field_errors_map_field_to_reason(platform):
+    response = await platform.post("/_test/echo", json={"Count": "three"})
+    assert response.status_code == 400
+    details = response.json()["Error"]["Details"]
+    assert details["Name"] == "required"
+    assert "Count" in details
+
+
+@pytest.mark.parametrize("body", [b"", b"[1, 2]", b'"text"'])
+async def test_body_must_be_a_json_object(platform, body):
+    response = await platform.post("/_test/echo", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["Error"]["Code"] == "ValidationError"
+
+
+async def test_valid_body_passes(platform):
+    response = await platform.post("/_test/echo", json={"Name": "a", "Count": 2, "Tags": {"k": "v"}})
+    assert response.status_code == 200
+    assert response.json()["Count"] == 2
+
+
+async def test_route_body_cap_is_413(platform):
+    response = await platform.post("/_test/echo", json={"Name": "x" * 5000})
+    assert response.status_code == 413
+    assert response.json()["Error"]["Code"] == "PayloadTooLarge"
+
+
+async def test_surface_cap_is_413(platform):
+    response = await platform.post("/_test/echo", content=b"x" * (3 * 1024 * 1024),
+                                   headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["Error"]["Code"] == "PayloadTooLarge"
+
+
+async def test_unhandled_exception_is_500_without_internals(platform):
+    response = await platform.get("/_test/crash")
+    assert response.status_code == 500
+    body = response.json()
+    assert body["Error"] == {"Type": "Receiver", "Code": "InternalError",
+                             "Message": "The server could not complete the request."}
+    assert "hunter2" not in response.text and "Traceback" not in response.text
+
+
+async def test_cursor_round_trip(platform):
+    first = (await platform.get("/_test/page", params={"limit": "3"})).json()
+    second = await platform.get("/_test/page", params={"cursor": first["NextCursor"]})
+    assert second.status_code == 200
+    assert second.json()["Offset"] == 3
+
+
+async def test_tampered_cursor_is_400(platform):
+    cursor = (await platform.get("/_test/page")).json()["NextCursor"]
+    tampered = cursor[:-2] + ("AA" if cursor[-2:] != "AA" else "BB")
+    response = await platform.get("/_test/page", params={"cursor": tampered})
+    assert response.status_code == 400
+    for junk in ["not-a-cursor", "", "%%%"]:
+        response = await platform.get("/_test/page", params={"cursor": junk} if junk else {"cursor": "x"})
+        assert response.status_code == 400
+
+
+async def test_another_accounts_cursor_is_400(platform):
+    cursor = (await platform.get("/_test/page", params={"account": "acc_a"})).json()["NextCursor"]
+    response = await platform.get("/_test/page", params={"cursor": cursor, "account": "acc_b"})
+    assert response.status_code == 400

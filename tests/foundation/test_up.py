@@ -1,0 +1,126 @@
+"""`herald up`: the whole tree on embedded PostgreSQL and Redis, stopped cleanly by SIGTERM."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+import psutil
+import pytest
+
+from herald.systems import SYSTEMS
+from tests.harness import ROOT, free_port
+
+pytestmark = pytest.mark.slow
+
+
+def _start(var_dir, ports, log):
+    env = {key: value for key, value in os.environ.items()
+           if not key.endswith("DATABASE_URL") and key not in ("REDIS_URL", "SECRET_KEY", "HERALD_ENV")}
+    env.update({
+        "HERALD_VAR_DIR": str(var_dir),
+        "EMBEDDED_POSTGRES_PORT": str(ports["postgres"]),
+        "EMBEDDED_REDIS_PORT": str(ports["redis"]),
+        "WORKER_METRICS_PORT": str(ports["metrics"]),
+        **{f"{s.name.upper()}_PORT": str(ports[s.name]) for s in SYSTEMS},
+    })
+    return subprocess.Popen([sys.executable, "-m", "herald.cli", "up"], env=env, cwd=ROOT,
+                            stdout=log, stderr=subprocess.STDOUT)
+
+
+def _wait_ready(ports, process, log_path, seconds=120):
+    deadline = time.monotonic() + seconds
+    pending = [s.name for s in SYSTEMS]
+    while pending and time.monotonic() < deadline:
+        assert process.poll() is None, log_path.read_text()
+        for name in list(pending):
+            try:
+                if httpx.get(f"http://127.0.0.1:{ports[name]}/readyz", timeout=2).status_code == 200:
+                    pending.remove(name)
+            except httpx.HTTPError:
+                pass
+        time.sleep(0.3)
+    assert not pending, f"not ready: {pending}\n{log_path.read_text()}"
+
+
+def _get_text(url):
+    try:
+        return httpx.get(url, timeout=2).text
+    except httpx.HTTPError:
+        return ""
+
+
+def _stop(popen):
+    """SIGTERM to `herald up`; returns whichever of its descendants are still alive afterwards."""
+    tree = [psutil.Process(popen.pid)]
+    tree += tree[0].children(recursive=True)
+    popen.send_signal(signal.SIGTERM)
+    popen.wait(60)
+    time.sleep(0.5)
+    return [p for p in tree if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_up_serves_everything_and_stops_cleanly(tmp_path):
+    var_dir = tmp_path / "var"
+    ports = {name: free_port() for name in ["postgres", "redis", "metrics"] + [s.name for s in SYSTEMS]}
+    log_path = tmp_path / "up.log"
+
+    with open(log_path, "wb") as log:
+        popen = _start(var_dir, ports, log)
+    process = psutil.Process(popen.pid)
+    try:
+        _wait_ready(ports, popen, log_path)
+        platform = f"http://127.0.0.1:{ports['platform']}"
+        ready = httpx.get(platform + "/readyz").json()
+        assert ready["status"] == "ready"
+        assert ready["checks"]["database"] == "ok" and ready["checks"]["redis"] == "ok"
+        missing = httpx.get(platform + "/no/such/route")
+        assert missing.status_code == 404 and missing.json()["RequestId"].startswith("req_")
+        # Leave a trace in the embedded database to find on the next start.
+        dsn = f"postgresql://postgres@127.0.0.1:{ports['postgres']}/herald_platform"
+        subprocess.run([sys.executable, "-c", (
+            "import asyncio, asyncpg\n"
+            "async def main():\n"
+            f"    c = await asyncpg.connect({dsn!r})\n"
+            "    await c.execute('CREATE TABLE IF NOT EXISTS up_probe (v text)')\n"
+            "    await c.execute(\"INSERT INTO up_probe VALUES ('yesterday')\")\n"
+            "    await c.close()\n"
+            "asyncio.run(main())")], check=True)
+        text = log_path.read_text()
+        for system in SYSTEMS:
+            assert f"http://127.0.0.1:{ports[system.name]}" in text
+        worker_metrics = f"http://127.0.0.1:{ports['metrics']}/"
+        deadline = time.monotonic() + 30
+        while "herald_queue_depth" not in (text := _get_text(worker_metrics)) and time.monotonic() < deadline:
+            time.sleep(1)
+        assert 'herald_queue_depth{queue="email",state="ready"} 0.0' in text
+        assert len(process.children(recursive=True)) >= 9  # 5 systems, worker, scheduler, postgres, redis
+    finally:
+        survivors = _stop(popen)
+    assert popen.returncode == 0, log_path.read_text()
+    assert survivors == []
+    for name, port in ports.items():
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+
+    # A second start finds yesterday's data and the same secret key.
+    key = (var_dir / "secret_key").read_text()
+    with open(log_path, "ab") as log:
+        popen = _start(var_dir, ports, log)
+    process = psutil.Process(popen.pid)
+    try:
+        _wait_ready(ports, popen, log_path)
+        out = subprocess.run([sys.executable, "-c", (
+            "import asyncio, asyncpg\n"
+            "async def main():\n"
+            f"    c = await asyncpg.connect('postgresql://postgres@127.0.0.1:{ports['postgres']}/herald_platform')\n"
+            "    print(await c.fetchval('SELECT v FROM up_probe'))\n"
+            "    await c.close()\n"
+            "asyncio.run(main())")], check=True, capture_output=True, text=True)
+        assert out.stdout.strip() == "yesterday"
+        assert (var_dir / "secret_key").read_text() == key
+    finally:
+        survivors = _stop(popen)
+    assert survivors == []

@@ -1,0 +1,144 @@
+"""The test run's own PostgreSQL databases and Redis database, and real servers as subprocesses.
+
+DATABASE_URL / REDIS_URL are used when set (CI and the development machines have them on
+127.0.0.1); otherwise an embedded PostgreSQL and Redis start in a temporary directory. Each run
+creates databases named ``herald_t<random>_<system>`` and a free Redis logical database, and
+drops or flushes them at the end: nothing is left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import redis
+
+from herald.settings import replace_database
+from herald.systems import SYSTEMS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Services:
+    """PostgreSQL and Redis for the run, plus the environment every subprocess inherits."""
+
+    def __init__(self) -> None:
+        self.children: list[subprocess.Popen] = []
+        self.tmp = Path(tempfile.mkdtemp(prefix="herald-test-"))
+        self.run_id = secrets.token_hex(3)
+        self.database_url = os.environ.get("DATABASE_URL") or self._embedded_postgres()
+        self.redis_url = self._redis_database(os.environ.get("REDIS_URL") or self._embedded_redis())
+        self.env = {
+            "DATABASE_URL": self.database_url,
+            "REDIS_URL": self.redis_url,
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "HERALD_ENV": "test",
+            "HERALD_VAR_DIR": str(self.tmp / "var"),
+            "WORKER_METRICS_PORT": "0",
+            "LOG_LEVEL": "WARNING",
+        }
+        for system in SYSTEMS:
+            self.env[f"{system.name.upper()}_DATABASE_URL"] = replace_database(
+                self.database_url, f"herald_t{self.run_id}_{system.name}"
+            )
+
+    def _embedded_postgres(self) -> str:
+        from herald.embedded import EmbeddedPostgres
+
+        server = EmbeddedPostgres(self.tmp, free_port())
+        server.prepare()
+        command = server.command()
+        self.children.append(subprocess.Popen(command.argv, user=command.user, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL, start_new_session=True))
+        server.wait_ready()
+        return server.url
+
+    def _embedded_redis(self) -> str:
+        from herald.embedded import EmbeddedRedis
+
+        server = EmbeddedRedis(self.tmp, free_port())
+        server.prepare()
+        self.children.append(subprocess.Popen(server.command().argv, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL, start_new_session=True))
+        server.wait_ready()
+        return server.url
+
+    @staticmethod
+    def _redis_database(url: str) -> str:
+        """A logical database nobody uses (empty), so flushing it at the end harms no one."""
+        base = url.rsplit("/", 1)[0] if url.count("/") > 2 else url
+        for index in range(15, 0, -1):
+            candidate = f"{base}/{index}"
+            client = redis.Redis.from_url(candidate)
+            try:
+                if client.dbsize() == 0:
+                    client.set("herald:test:claimed", "1")
+                    return candidate
+            finally:
+                client.close()
+        raise RuntimeError("no empty Redis logical database (1-15) is free for the test run")
+
+    def close(self) -> None:
+        client = redis.Redis.from_url(self.redis_url)
+        try:
+            client.flushdb()
+        finally:
+            client.close()
+        for child in self.children:
+            child.send_signal(signal.SIGINT)
+            try:
+                child.wait(20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+
+
+class Server:
+    """One HTTP system running as ``herald serve`` on a free port."""
+
+    def __init__(self, system: str, env: dict[str, str], log_dir: Path):
+        self.system = system
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log_dir / f"{system}-{self.port}.log"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "herald.cli", "serve", system, "--port", str(self.port)],
+                env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True,
+            )
+        self.wait()
+
+    def wait(self, seconds: float = 30) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.system} server exited: {self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"{self.system} server did not start: {self.log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
