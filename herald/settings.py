@@ -43,6 +43,8 @@ class Settings:
     commit: str
     log_level: str
     rate_limit_per_second: int
+    service_token: str | None
+    public_urls: dict[str, str]
     worker_metrics_port: int | None
 
     def worker_metrics_env(self) -> dict[str, str]:
@@ -80,6 +82,15 @@ class Settings:
         if not self.secret_key:
             raise ConfigError("SECRET_KEY", "is required (at least 32 characters)")
         return self.secret_key
+
+    def require_service_token(self) -> str:
+        if not self.service_token:
+            raise ConfigError("SERVICE_TOKEN", "is required (at least 32 characters)")
+        return self.service_token
+
+    def url_of(self, system: str) -> str:
+        """Base URL at which the other systems (and browsers) reach ``system``."""
+        return self.public_urls[system]
 
     def require_redis_url(self) -> str:
         if not self.redis_url:
@@ -145,6 +156,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     if secret_key is not None and len(secret_key) < 32:
         raise ConfigError("SECRET_KEY", "must be at least 32 characters")
 
+    service_token = text("SERVICE_TOKEN")
+    if service_token is not None and len(service_token) < 32:
+        raise ConfigError("SERVICE_TOKEN", "must be at least 32 characters")
+
     herald_env = env.get("HERALD_ENV", "development")
     if herald_env not in ("development", "production", "test"):
         raise ConfigError("HERALD_ENV", "must be development, production or test")
@@ -157,6 +172,16 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         system.name: _int(env, f"{system.name.upper()}_PORT", system.default_port, 1, 65535) for system in SYSTEMS
     }
 
+    host = env.get("HERALD_HOST", "127.0.0.1")
+    public_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    public_urls = {}
+    for system in SYSTEMS:
+        name = f"{system.name.upper()}_URL"
+        value = text(name) or f"http://{public_host}:{ports[system.name]}"
+        if urlsplit(value).scheme not in ("http", "https") or not urlsplit(value).hostname:
+            raise ConfigError(name, "must be an http(s) URL, e.g. https://auth.example.com")
+        public_urls[system.name] = value.rstrip("/")
+
     return Settings(
         env=herald_env,
         var_dir=Path(env.get("HERALD_VAR_DIR", "var")).resolve(),
@@ -165,7 +190,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         redis_url=redis_url,
         secret_key=secret_key,
         sentry_dsn=text("SENTRY_DSN"),
-        host=env.get("HERALD_HOST", "127.0.0.1"),
+        host=host,
         ports=ports,
         http_workers=_int(env, "HTTP_WORKERS", 1, 1, 64),
         worker_processes=_int(env, "WORKER_PROCESSES", 1, 1, 64),
@@ -174,6 +199,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         commit=env.get("HERALD_COMMIT") or "dev",
         log_level=log_level,
         rate_limit_per_second=_int(env, "RATE_LIMIT_PER_SECOND", 100, 1, 1_000_000),
+        service_token=service_token,
+        public_urls=public_urls,
         # 0 turns the worker metrics exporter off.
         worker_metrics_port=_int(env, "WORKER_METRICS_PORT", 9191, 0, 65535) or None,
     )

@@ -26,8 +26,9 @@ from herald.supervisor import Child, Supervisor, say
 from herald.systems import SYSTEMS
 
 
-def _secret_key(var_dir: Path) -> str:
-    path = var_dir / "secret_key"
+def _generated_secret(var_dir: Path, name: str) -> str:
+    """A secret made on the first `herald up` and kept in ./var/ (mode 0600) for the next ones."""
+    path = var_dir / name
     if path.exists():
         return path.read_text().strip()
     key = secrets.token_urlsafe(48)
@@ -85,7 +86,9 @@ def up() -> int:
             supervisor.stop_all()
             return 1
         if not settings.secret_key:
-            env["SECRET_KEY"] = _secret_key(var_dir)
+            env["SECRET_KEY"] = _generated_secret(var_dir, "secret_key")
+        if not settings.service_token:
+            env["SERVICE_TOKEN"] = _generated_secret(var_dir, "service_token")
         settings = load_settings(env)
 
     if supervisor.stopping:

@@ -70,7 +70,7 @@ def servers(services, tmp_path_factory) -> Callable[[str], Server]:
 
     def get(system: str) -> Server:
         if system not in running:
-            running[system] = Server(system, services.env, log_dir)
+            running[system] = Server(system, services.env, log_dir, int(services.env[f"{system.upper()}_PORT"]))
         return running[system]
 
     yield get

@@ -46,12 +46,17 @@ class Services:
             "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url,
             "SECRET_KEY": secrets.token_urlsafe(40),
+            "SERVICE_TOKEN": secrets.token_urlsafe(40),
             "HERALD_ENV": "test",
             "HERALD_VAR_DIR": str(self.tmp / "var"),
             "WORKER_METRICS_PORT": "0",
             "LOG_LEVEL": "WARNING",
         }
         for system in SYSTEMS:
+            # Each system's port is fixed for the run, so every server knows where the others are.
+            port = free_port()
+            self.env[f"{system.name.upper()}_PORT"] = str(port)
+            self.env[f"{system.name.upper()}_URL"] = f"http://127.0.0.1:{port}"
             self.env[f"{system.name.upper()}_DATABASE_URL"] = replace_database(
                 self.database_url, f"herald_t{self.run_id}_{system.name}"
             )
@@ -109,9 +114,9 @@ class Services:
 class Server:
     """One HTTP system running as ``herald serve`` on a free port."""
 
-    def __init__(self, system: str, env: dict[str, str], log_dir: Path):
+    def __init__(self, system: str, env: dict[str, str], log_dir: Path, port: int | None = None):
         self.system = system
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log_dir / f"{system}-{self.port}.log"
         log_dir.mkdir(parents=True, exist_ok=True)
