@@ -6,6 +6,7 @@
     herald serve SYSTEM           one HTTP system (production role)
     herald worker                 the Dramatiq workers (production role)
     herald scheduler              the scheduler and outbox relay (production role)
+    herald tenant ... / key ...   operator commands (see herald/admin.py)
 """
 
 from __future__ import annotations
@@ -127,6 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     scheduler = commands.add_parser("scheduler", help="run the scheduler and outbox relay")
     scheduler.set_defaults(func=cmd_scheduler)
+
+    from herald import admin
+
+    admin.add_parsers(commands)
     return parser
 
 

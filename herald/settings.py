@@ -42,7 +42,8 @@ class Settings:
     version: str
     commit: str
     log_level: str
-    rate_limit_per_second: int
+    rate_limit: int
+    rate_limit_window: int
     service_token: str | None
     public_urls: dict[str, str]
     worker_metrics_port: int | None
@@ -198,7 +199,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         version=env.get("HERALD_VERSION") or "dev",
         commit=env.get("HERALD_COMMIT") or "dev",
         log_level=log_level,
-        rate_limit_per_second=_int(env, "RATE_LIMIT_PER_SECOND", 100, 1, 1_000_000),
+        rate_limit=_int(env, "RATE_LIMIT", 100, 1, 10_000_000),
+        rate_limit_window=_int(env, "RATE_LIMIT_WINDOW", 1, 1, 86_400),
         service_token=service_token,
         public_urls=public_urls,
         # 0 turns the worker metrics exporter off.

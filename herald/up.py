@@ -95,7 +95,7 @@ def up() -> int:
         supervisor.stop_all()
         return 0
     try:
-        _prepare_databases(settings)
+        notes = _prepare_databases(settings)
     except Exception as error:  # noqa: BLE001 - say it in one line, stop what we started
         say(f"preparing the databases failed: {error!r}")
         supervisor.stop_all()
@@ -114,28 +114,29 @@ def up() -> int:
     if supervisor.stopping:
         supervisor.stop_all()
         return 1 if supervisor.failed else 0
-    _print_addresses(settings, env, ready)
+    _print_addresses(settings, env, ready, notes)
     return supervisor.watch()
 
 
-def _prepare_databases(settings: Settings) -> None:
+def _prepare_databases(settings: Settings) -> list[str]:
     from herald.bootstrap import first_start
     from herald.database import migrate
 
-    async def prepare() -> None:
+    async def prepare() -> list[str]:
         await migrate(settings)
-        await first_start(settings)
+        return await first_start(settings)
 
-    asyncio.run(prepare())
+    return asyncio.run(prepare())
 
 
-def _print_addresses(settings: Settings, env: dict[str, str], ready: bool) -> None:
+def _print_addresses(settings: Settings, env: dict[str, str], ready: bool, notes: list[str]) -> None:
     lines = ["", "Herald is up." if ready else "Herald started, but some systems did not answer /healthz yet."]
     for system in SYSTEMS:
         lines.append(f"  {system.name:<9} http://{settings.host}:{settings.ports[system.name]}  ({system.title})")
     lines.append(f"  database  {_redact(env['DATABASE_URL'])}" + ("  (embedded)" if settings.embedded_database else ""))
     lines.append(f"  redis     {_redact(env['REDIS_URL'])}" + ("  (embedded)" if settings.embedded_redis else ""))
     lines.append(f"  logs      {settings.var_dir / 'log'}")
+    lines.extend(notes)
     lines.append("Press Ctrl-C to stop.")
     print("\n".join(lines), flush=True)
 

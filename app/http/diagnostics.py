@@ -19,18 +19,23 @@ class EchoBody(Body):
 
 
 def diagnostics_blueprint() -> Blueprint:
-    bp = Blueprint("diagnostics", url_prefix="/_test")
+    bp = Blueprint("diagnostics")
 
-    @bp.get("/crash")
+    @bp.get("/v1/_test/unscoped")
+    async def unscoped(request: Request) -> HTTPResponse:
+        # A /v1 route that declares no scope: the platform's gate must refuse every key here.
+        return reply(request, {"Reached": True})
+
+    @bp.get("/_test/crash")
     async def crash(request: Request) -> HTTPResponse:
         raise RuntimeError("database password is hunter2")  # must never reach the client
 
-    @bp.post("/echo")
+    @bp.post("/_test/echo")
     async def echo(request: Request) -> HTTPResponse:
         body = parse_body(request, EchoBody, max_bytes=4096)
         return reply(request, {"Name": body.name, "Count": body.count, "Tags": body.tags})
 
-    @bp.get("/page", ctx_query=("cursor", "limit", "account"))
+    @bp.get("/_test/page", ctx_query=("cursor", "limit", "account"))
     async def page(request: Request) -> HTTPResponse:
         secret = request.app.ctx.settings.secret_key
         account = request.args.get("account", "acc_a")

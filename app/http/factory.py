@@ -70,10 +70,15 @@ def build_app(
     async def close_redis(app: Sanic) -> None:
         await app.ctx.redis.aclose()
 
+    # Request middleware runs by priority (highest first): bookkeeping, then each system's own
+    # gates (authentication sits at 50), then the query allowlist.
     @app.on_request(priority=100)
     async def begin(request: Request) -> None:
         metrics.start_timer(request)
         request_id(request)
+
+    @app.on_request(priority=10)
+    async def allowlist(request: Request) -> None:
         check_query(request)
 
     @app.on_response(priority=100)

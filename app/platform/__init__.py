@@ -4,8 +4,12 @@ from sanic import Sanic
 
 from app.http import health
 from app.http.factory import build_app
+from app.platform import gate
+from app.platform.v1 import account
 from herald.systems import PLATFORM
 
 
 def create_app() -> Sanic:
-    return build_app(PLATFORM, [], readiness=health.degrade_only())
+    app = build_app(PLATFORM, [account.bp], readiness=health.degrade_only())
+    gate.install(app)
+    return app

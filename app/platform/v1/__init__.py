@@ -1,0 +1,1 @@
+"""The public API-key surface, /v1."""

@@ -1,0 +1,106 @@
+"""Operator commands on tenants and keys; each prints one JSON object on stdout.
+
+    herald tenant create --name N [--slug S] [--parent acc_...] [--quota Q] [--plan P]
+    herald tenant suspend|activate acc_...
+    herald key create --tenant acc_... --scopes a,b --name N [--test | --master | --publishable]
+    herald key revoke key_...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Awaitable, Callable
+
+from tortoise import Tortoise
+
+from herald.errors import exit_on_config_error
+from herald.settings import get_settings
+from models import tortoise_config
+from models.platform.accounts import AccountError, create_key, create_tenant, revoke_key, set_tenant_status
+from models.platform.api_key import KeyKind
+from models.platform.scopes import ScopeError
+from models.platform.tenant import Tenant, TenantStatus
+
+
+def tenant_json(tenant: Tenant) -> dict:
+    return {"TenantId": tenant.public_id, "Name": tenant.name, "Slug": tenant.slug, "Status": tenant.status,
+            "MonthlyQuota": tenant.monthly_quota, "EffectiveQuota": tenant.effective_quota, "Plan": tenant.plan}
+
+
+def _run(operation: Callable[[], Awaitable[dict]]) -> int:
+    with exit_on_config_error():
+        config = tortoise_config(get_settings(), ["platform"], pool_max=2)
+
+    async def main() -> dict:
+        await Tortoise.init(config=config, _enable_global_fallback=True)
+        try:
+            return await operation()
+        finally:
+            await Tortoise.close_connections()
+
+    try:
+        result = asyncio.run(main())
+    except (AccountError, ScopeError) as error:
+        print(f"herald: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(result))
+    return 0
+
+
+def cmd_tenant(args: argparse.Namespace) -> int:
+    if args.action == "create":
+        async def operation() -> dict:
+            tenant = await create_tenant(args.name, args.slug, args.parent, args.quota, args.plan or "")
+            return tenant_json(tenant)
+    else:
+        status = TenantStatus.SUSPENDED if args.action == "suspend" else TenantStatus.ACTIVE
+
+        async def operation() -> dict:
+            return tenant_json(await set_tenant_status(args.tenant_id, status))
+    return _run(operation)
+
+
+def cmd_key(args: argparse.Namespace) -> int:
+    if args.action == "create":
+        kind = KeyKind.TEST if args.test else KeyKind.MASTER if args.master else \
+            KeyKind.PUBLISHABLE if args.publishable else KeyKind.LIVE
+        scopes = [scope for scope in (args.scopes or "").split(",")]
+
+        async def operation() -> dict:
+            key, plaintext = await create_key(args.tenant, args.name, scopes, kind)
+            return {"KeyId": key.public_id, "Key": plaintext, "Scopes": key.scopes, "Mode": key.mode}
+    else:
+        async def operation() -> dict:
+            key = await revoke_key(args.key_id)
+            return {"KeyId": key.public_id, "Revoked": True}
+    return _run(operation)
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    tenant = commands.add_parser("tenant", help="create, suspend or activate tenants")
+    actions = tenant.add_subparsers(dest="action", required=True)
+    create = actions.add_parser("create")
+    create.add_argument("--name", required=True)
+    create.add_argument("--slug")
+    create.add_argument("--parent", help="parent tenant id (acc_...)")
+    create.add_argument("--quota", type=int, help="monthly quota; omit to inherit")
+    create.add_argument("--plan")
+    for action in ("suspend", "activate"):
+        actions.add_parser(action).add_argument("tenant_id")
+    tenant.set_defaults(func=cmd_tenant)
+
+    key = commands.add_parser("key", help="create or revoke API keys")
+    actions = key.add_subparsers(dest="action", required=True)
+    create = actions.add_parser("create")
+    create.add_argument("--tenant", required=True)
+    create.add_argument("--scopes", default="", help="comma-separated, from the scope catalog")
+    create.add_argument("--name", required=True)
+    kinds = create.add_mutually_exclusive_group()
+    kinds.add_argument("--test", action="store_true", help="sk_test_ key: whole pipeline, sink delivery only")
+    kinds.add_argument("--master", action="store_true", help="sk_master_ key (relay admin)")
+    kinds.add_argument("--publishable", action="store_true", help="pk_live_ key (client-side, read-only)")
+    actions.add_parser("revoke").add_argument("key_id")
+    key.set_defaults(func=cmd_key)

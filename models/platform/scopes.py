@@ -1,0 +1,57 @@
+"""The scope catalog of API keys (spec "Authentication" 6) and the legacy scopes that grant nothing."""
+
+from __future__ import annotations
+
+SCOPES: dict[str, str] = {
+    "email:send": "POST /v1/emails/send, POST /v1/emails/batch, GET /v1/senders",
+    "email:read": "GET /v1/emails, GET /v1/emails/{id}",
+    "sms:send": "POST /v1/sms/send",
+    "push:send": "POST /v1/push/send",
+    "push:devices": "GET and POST /v1/push/devices",
+    "whatsapp:send": "POST /v1/whatsapp/send",
+    "account:read": "GET /v1/account/usage",
+    "logs:read": "GET /v1/logs, GET /v1/logs/{id}",
+    "mail:admin": "mail API: organizations, domains, domain verification, mailboxes",
+    "forms:read": "read forms on the pages system",
+    "forms:write": "create, edit, delete forms and send leads",
+    "pages:read": "read pages, versions, draft, SEO, domains, media",
+    "pages:write": "create and edit pages and media",
+    "pages:publish": "publish and unpublish pages",
+}
+
+# Held by keys made before 2026-10-07: they authenticate, but grant nothing beyond GET /v1/account.
+LEGACY_SCOPES = frozenset({"full_access", "send_only", "emails:*"})
+
+# What the demo key of a fresh `herald up` holds: everything needed to send and look at the result.
+DEMO_SCOPES = ("email:send", "email:read", "sms:send", "push:send", "push:devices", "whatsapp:send",
+               "account:read", "logs:read")
+
+# Scopes a publishable (client-side) key may hold.
+READ_ONLY_SCOPES = frozenset({"email:read", "forms:read", "pages:read"})
+
+
+class ScopeError(ValueError):
+    """Scopes missing or outside the catalog; the message lists the valid ones."""
+
+    def __init__(self, message: str):
+        super().__init__(f"{message}; valid scopes: {', '.join(SCOPES)}")
+
+
+def validate_scopes(scopes: list[str] | tuple[str, ...]) -> list[str]:
+    cleaned = [scope.strip() for scope in scopes if scope.strip()]
+    if not cleaned:
+        raise ScopeError("at least one scope is required")
+    unknown = [scope for scope in cleaned if scope not in SCOPES]
+    if unknown:
+        raise ScopeError(f"unknown scope(s): {', '.join(unknown)}")
+    return sorted(set(cleaned), key=list(SCOPES).index)
+
+
+def grants(held: list[str], required: str) -> bool:
+    """Whether a key holding ``held`` may call a route requiring ``required``.
+
+    A key with no catalog scope at all, or with a legacy scope, is refused everywhere
+    (the caller lets such keys reach only GET /v1/account)."""
+    if not held or any(scope in LEGACY_SCOPES for scope in held):
+        return False
+    return required in held

@@ -1,0 +1,72 @@
+"""Usage counters per tenant and month.
+
+Each (tenant, period) is spread over SHARDS rows and an increment picks one at random, so
+concurrent sends of one tenant do not queue behind a single row lock; a read sums the shards.
+Increments are single atomic upserts, run inside the caller's transaction (a send counts
+exactly when its messages commit).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timezone
+
+from tortoise import fields
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.models import Model
+
+SHARDS = 8
+SEND_COUNTERS = ("emails_sent", "sms_sent", "push_sent")
+COUNTERS = (*SEND_COUNTERS, "api_calls")
+
+
+def period_of(moment: datetime | None = None) -> str:
+    return (moment or datetime.now(timezone.utc)).strftime("%Y-%m")
+
+
+class UsageCounter(Model):
+    id = fields.BigIntField(primary_key=True)
+    tenant = fields.ForeignKeyField("platform.Tenant", related_name="usage", on_delete=fields.CASCADE)
+    period = fields.CharField(max_length=7)
+    shard = fields.SmallIntField()
+    emails_sent = fields.BigIntField(default=0)
+    sms_sent = fields.BigIntField(default=0)
+    push_sent = fields.BigIntField(default=0)
+    api_calls = fields.BigIntField(default=0)
+    # When a send counter last changed (API calls alone do not move it): null until the first send.
+    updated_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "usage_counters"
+        app = "platform"
+        unique_together = (("tenant", "period", "shard"),)
+
+
+async def increment(connection: BaseDBAsyncClient, tenant_id: int, period: str, **deltas: int) -> None:
+    """Atomically add ``deltas`` (counter name -> amount) to the tenant's counters for ``period``."""
+    for name in deltas:
+        if name not in COUNTERS:
+            raise ValueError(f"unknown usage counter {name}")
+    names = [name for name in COUNTERS if deltas.get(name)]
+    if not names:
+        return
+    sends = any(name in SEND_COUNTERS for name in names)
+    updates = ", ".join(f"{name} = usage_counters.{name} + EXCLUDED.{name}" for name in names)
+    if sends:
+        updates += ", updated_at = now()"
+    await connection.execute_query(
+        "INSERT INTO usage_counters (tenant_id, period, shard, emails_sent, sms_sent, push_sent, api_calls, "
+        f"updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, {'now()' if sends else 'NULL'}) "
+        f"ON CONFLICT (tenant_id, period, shard) DO UPDATE SET {updates}",
+        [tenant_id, period, random.randrange(SHARDS), *(deltas.get(name, 0) for name in COUNTERS)],
+    )
+
+
+async def totals(connection: BaseDBAsyncClient, tenant_id: int, period: str) -> dict:
+    rows = await connection.execute_query_dict(
+        "SELECT COALESCE(SUM(emails_sent), 0) AS emails_sent, COALESCE(SUM(sms_sent), 0) AS sms_sent, "
+        "COALESCE(SUM(push_sent), 0) AS push_sent, COALESCE(SUM(api_calls), 0) AS api_calls, "
+        "MAX(updated_at) AS updated_at FROM usage_counters WHERE tenant_id = $1 AND period = $2",
+        [tenant_id, period],
+    )
+    return rows[0]
