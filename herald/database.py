@@ -6,7 +6,7 @@ from typing import Iterable
 from urllib.parse import urlsplit
 
 import asyncpg
-from tortoise import Tortoise
+from tortoise.context import TortoiseContext
 from tortoise.migrations.api import migrate as tortoise_migrate
 
 from herald.settings import Settings, replace_database
@@ -47,7 +47,6 @@ async def migrate(settings: Settings, systems: Iterable[str] | None = None, *, r
     """Apply every committed migration of the given systems (all by default)."""
     names = list(systems) if systems is not None else [system.name for system in SYSTEMS]
     await create_databases(settings, names)
-    try:
+    # A context of its own: migrating never disturbs an ORM the calling process already uses.
+    async with TortoiseContext():
         await tortoise_migrate(config=tortoise_config(settings, names, pool_max=2), progress=report)
-    finally:
-        await Tortoise.close_connections()

@@ -45,6 +45,9 @@ class Settings:
     rate_limit: int
     rate_limit_window: int
     service_token: str | None
+    providers: dict[str, str]
+    delivery_lease_seconds: int
+    reconcile_after_seconds: int
     public_urls: dict[str, str]
     worker_metrics_port: int | None
 
@@ -202,6 +205,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         rate_limit=_int(env, "RATE_LIMIT", 100, 1, 10_000_000),
         rate_limit_window=_int(env, "RATE_LIMIT_WINDOW", 1, 1, 86_400),
         service_token=service_token,
+        providers={channel: env.get(f"{channel.upper()}_PROVIDER") or "sink"
+                   for channel in ("email", "sms", "push", "whatsapp")},
+        delivery_lease_seconds=_int(env, "DELIVERY_LEASE_SECONDS", 120, 10, 3600),
+        reconcile_after_seconds=_int(env, "RECONCILE_AFTER_SECONDS", 300, 1, 86_400),
         public_urls=public_urls,
         # 0 turns the worker metrics exporter off.
         worker_metrics_port=_int(env, "WORKER_METRICS_PORT", 9191, 0, 65535) or None,

@@ -33,7 +33,7 @@ IDENTITY = System(
     8001,
     (
         "/.well-known/", "/authorize", "/token", "/userinfo", "/logout", "/v1/auth/", "/v1/2fa/", "/v1/users",
-        "/v1/authz/", "/v1/tenants/", "/v1/passkeys",
+        "/v1/authz/", "/v1/tenants/", "/v1/passkeys", "/v1/clients",
     ),
 )
 CRM = System(

@@ -12,14 +12,18 @@ import signal
 
 import redis.asyncio as aioredis
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from dramatiq.brokers.redis import RedisBroker
 from tortoise import Tortoise
 
 from herald.errors import exit_on_config_error
 from herald.observability import configure_logging, init_sentry
 from herald.settings import get_settings
 from models import tortoise_config
+from models.platform.outbox import WAKE_CHANNEL
+from schedules import housekeeping, reconciler  # noqa: F401  (they register their jobs)
 from schedules.jobs import JOBS
 from schedules.lease import RedisLease
+from schedules.relay import OutboxRelay
 
 log = logging.getLogger("herald.scheduler")
 
@@ -32,6 +36,16 @@ class Runtime:
     def __init__(self, settings, redis: aioredis.Redis):
         self.settings = settings
         self.redis = redis
+
+    def wakeup(self) -> None:
+        """Nudge the relays (this process's and any other) to publish new outbox rows now."""
+        asyncio.get_running_loop().create_task(self._publish_wakeup())
+
+    async def _publish_wakeup(self) -> None:
+        try:
+            await self.redis.publish(WAKE_CHANNEL, b"1")
+        except (aioredis.RedisError, OSError):
+            pass  # the relay's sweep finds the rows anyway
 
 
 async def run() -> None:
@@ -57,6 +71,12 @@ async def run() -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
 
+    # The relay runs in every scheduler process, leader or not: SKIP LOCKED makes that safe,
+    # and a second scheduler then also means a second relay.
+    broker = RedisBroker(url=redis_url, middleware=[])
+    relay = OutboxRelay(broker, redis)
+    relay_task = asyncio.create_task(relay.run(stop), name="outbox-relay")
+
     leading = False
     log.info("scheduler started with %d jobs; waiting for the lease", len(JOBS))
     try:
@@ -74,6 +94,8 @@ async def run() -> None:
             except asyncio.TimeoutError:
                 pass
     finally:
+        await relay_task
+        broker.close()
         scheduler.shutdown(wait=False)
         await lease.release()
         await redis.aclose()

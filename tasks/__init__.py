@@ -4,3 +4,4 @@ The broker is configured on import (:mod:`tasks.broker`) before any actor module
 """
 
 from tasks.broker import broker  # noqa: F401  (must come first)
+from tasks import delivery  # noqa: E402,F401

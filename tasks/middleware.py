@@ -37,12 +37,19 @@ class EventLoopResources(AsyncIO):
         # Tortoise keeps its state in a context variable; the global fallback lets every actor
         # coroutine (each in its own task) see the connections opened here.
         get_event_loop_thread().run_coroutine(Tortoise.init(config=config, _enable_global_fallback=True))
+        # Load the provider plug-ins now: a broken or duplicate one stops the worker at start.
+        from tasks.delivery import providers
+
+        providers()
 
     def after_worker_shutdown(self, broker, worker):
         from tortoise import Tortoise
 
+        from tasks.delivery import providers
+
         loop_thread = get_event_loop_thread()
         if loop_thread is not None:
+            loop_thread.run_coroutine(providers().close())
             loop_thread.run_coroutine(Tortoise.close_connections())
         super().after_worker_shutdown(broker, worker)
 

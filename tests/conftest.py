@@ -14,7 +14,7 @@ import httpx
 import pytest
 from tortoise import Tortoise
 
-from tests.harness import Server, Services
+from tests.harness import Process, Server, Services
 
 _services: Services | None = None
 
@@ -98,3 +98,14 @@ def start_server(services, tmp_path_factory) -> Callable[..., Server]:
 async def platform(servers) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=servers("platform").url, timeout=10) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def pipeline(services, servers, tmp_path_factory):
+    """A worker and a scheduler (with the outbox relay) for the run's shared databases."""
+    log_dir = tmp_path_factory.mktemp("pipeline")
+    env = {**services.env, "WORKER_THREADS": "4"}
+    roles = [Process("worker", ["worker"], env, log_dir), Process("scheduler", ["scheduler"], env, log_dir)]
+    yield services.sink_dir
+    for role in roles:
+        role.stop()

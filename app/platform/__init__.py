@@ -5,11 +5,17 @@ from sanic import Sanic
 from app.http import health
 from app.http.factory import build_app
 from app.platform import gate
-from app.platform.v1 import account
+from app.platform.v1 import account, emails, send
+from app.platform.wakeup import RelayWakeup
 from herald.systems import PLATFORM
 
 
 def create_app() -> Sanic:
-    app = build_app(PLATFORM, [account.bp], readiness=health.degrade_only())
+    app = build_app(PLATFORM, [account.bp, send.bp, emails.bp], readiness=health.degrade_only())
     gate.install(app)
+
+    @app.before_server_start
+    async def wakeup(app: Sanic) -> None:
+        app.ctx.wakeup = RelayWakeup(app.ctx.redis)
+
     return app

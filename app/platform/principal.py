@@ -29,6 +29,7 @@ class Principal:
     tenant_name: str
     tenant_status: str
     plan: str
+    effective_quota: int | None
 
     @property
     def tenant_active(self) -> bool:
@@ -61,4 +62,5 @@ class KeyDirectory:
             key_pk=key.id, key_id=key.public_id, key_name=key.name, scopes=tuple(key.scopes or ()),
             mode=key.mode, revoked=key.revoked_at is not None, tenant_pk=tenant.id, tenant_id=tenant.public_id,
             tenant_name=tenant.name, tenant_status=tenant.status or "", plan=tenant.plan or "",
+            effective_quota=tenant.effective_quota,
         )

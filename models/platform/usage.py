@@ -16,7 +16,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
 SHARDS = 8
-SEND_COUNTERS = ("emails_sent", "sms_sent", "push_sent")
+SEND_COUNTERS = ("emails_sent", "sms_sent", "push_sent", "whatsapp_sent")
 COUNTERS = (*SEND_COUNTERS, "api_calls")
 
 
@@ -32,6 +32,7 @@ class UsageCounter(Model):
     emails_sent = fields.BigIntField(default=0)
     sms_sent = fields.BigIntField(default=0)
     push_sent = fields.BigIntField(default=0)
+    whatsapp_sent = fields.BigIntField(default=0)
     api_calls = fields.BigIntField(default=0)
     # When a send counter last changed (API calls alone do not move it): null until the first send.
     updated_at = fields.DatetimeField(null=True)
@@ -55,8 +56,8 @@ async def increment(connection: BaseDBAsyncClient, tenant_id: int, period: str, 
     if sends:
         updates += ", updated_at = now()"
     await connection.execute_query(
-        "INSERT INTO usage_counters (tenant_id, period, shard, emails_sent, sms_sent, push_sent, api_calls, "
-        f"updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, {'now()' if sends else 'NULL'}) "
+        "INSERT INTO usage_counters (tenant_id, period, shard, emails_sent, sms_sent, push_sent, whatsapp_sent, "
+        f"api_calls, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {'now()' if sends else 'NULL'}) "
         f"ON CONFLICT (tenant_id, period, shard) DO UPDATE SET {updates}",
         [tenant_id, period, random.randrange(SHARDS), *(deltas.get(name, 0) for name in COUNTERS)],
     )
@@ -65,7 +66,8 @@ async def increment(connection: BaseDBAsyncClient, tenant_id: int, period: str, 
 async def totals(connection: BaseDBAsyncClient, tenant_id: int, period: str) -> dict:
     rows = await connection.execute_query_dict(
         "SELECT COALESCE(SUM(emails_sent), 0) AS emails_sent, COALESCE(SUM(sms_sent), 0) AS sms_sent, "
-        "COALESCE(SUM(push_sent), 0) AS push_sent, COALESCE(SUM(api_calls), 0) AS api_calls, "
+        "COALESCE(SUM(push_sent), 0) AS push_sent, COALESCE(SUM(whatsapp_sent), 0) AS whatsapp_sent, "
+        "COALESCE(SUM(api_calls), 0) AS api_calls, "
         "MAX(updated_at) AS updated_at FROM usage_counters WHERE tenant_id = $1 AND period = $2",
         [tenant_id, period],
     )

@@ -1,0 +1,161 @@
+"""Accepting messages: the one transaction behind every send route.
+
+For each item of a request: its idempotency record (claimed with INSERT ... ON CONFLICT, so
+concurrent identical requests serialise on it and exactly one creates messages), its messages
+(one per recipient) and one outbox row per message, the usage counters, all committed together.
+The handler then answers 202; delivery is the workers' business.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.transactions import in_transaction
+
+from app.http import errors
+from app.platform.principal import Principal
+from models.platform.idempotency import WINDOW_HOURS
+from models.platform.message import new_message_id
+from models.platform.usage import increment, period_of, totals
+
+COUNTER_OF = {"email": "emails_sent", "sms": "sms_sent", "push": "push_sent", "whatsapp": "whatsapp_sent"}
+
+
+@dataclass
+class Draft:
+    recipient: str
+    role: str
+    sender: str | None
+    subject: str | None
+    content: dict[str, Any]
+    tags: dict[str, str] | None
+
+
+@dataclass
+class Item:
+    drafts: list[Draft]
+    idempotency_key: str | None = None
+    body_hash: str = ""
+
+
+@dataclass
+class Outcome:
+    message_ids: list[str] = field(default_factory=list)
+    reused: bool = False
+    error: errors.HttpError | None = None
+
+
+def body_hash(body: dict[str, Any]) -> str:
+    """Hash of a request body with field order and IdempotencyKey ignored."""
+    canonical = {key: value for key, value in body.items() if key != "IdempotencyKey"}
+    return hashlib.sha256(json.dumps(canonical, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _next_month(now: datetime) -> datetime:
+    return datetime(now.year + now.month // 12, now.month % 12 + 1, 1, tzinfo=timezone.utc)
+
+
+async def _quota_left(conn: BaseDBAsyncClient, principal: Principal, period: str) -> int | None:
+    if principal.effective_quota is None:
+        return None
+    used = await totals(conn, principal.tenant_pk, period)
+    sent = sum(int(used[name]) for name in COUNTER_OF.values())
+    return max(0, principal.effective_quota - sent)
+
+
+async def _claim_idempotency(conn: BaseDBAsyncClient, principal: Principal, operation: str,
+                             item: Item) -> tuple[bool, list[str] | None, str | None]:
+    """(ours, earlier message ids, earlier body hash). A record older than the window is taken over."""
+    rows = await conn.execute_query_dict(
+        "INSERT INTO idempotency_records (tenant_id, operation, key, body_hash, message_ids, created_at, expires_at) "
+        "VALUES ($1, $2, $3, $4, '[]'::jsonb, now(), now() + make_interval(hours => $5)) "
+        "ON CONFLICT (tenant_id, operation, key) DO UPDATE SET body_hash = EXCLUDED.body_hash, message_ids = "
+        "'[]'::jsonb, created_at = now(), expires_at = EXCLUDED.expires_at "
+        "WHERE idempotency_records.expires_at < now() RETURNING id",
+        [principal.tenant_pk, operation, item.idempotency_key, item.body_hash, WINDOW_HOURS],
+    )
+    if rows:
+        return True, None, None
+    earlier = await conn.execute_query_dict(
+        "SELECT message_ids, body_hash FROM idempotency_records WHERE tenant_id = $1 AND operation = $2 AND key = $3",
+        [principal.tenant_pk, operation, item.idempotency_key],
+    )
+    ids = earlier[0]["message_ids"]
+    return False, json.loads(ids) if isinstance(ids, str) else ids, earlier[0]["body_hash"]
+
+
+async def _insert_messages(conn: BaseDBAsyncClient, principal: Principal, channel: str,
+                           rows: list[tuple[str, Draft, str | None]]) -> None:
+    """All messages and their outbox rows in one statement."""
+    columns: dict[str, list] = {name: [] for name in
+                                ("public_id", "recipient", "role", "sender", "subject", "content", "tags", "key")}
+    for message_id, draft, key in rows:
+        columns["public_id"].append(message_id)
+        columns["recipient"].append(draft.recipient)
+        columns["role"].append(draft.role)
+        columns["sender"].append(draft.sender)
+        columns["subject"].append(draft.subject)
+        columns["content"].append(json.dumps(draft.content))
+        columns["tags"].append(json.dumps(draft.tags) if draft.tags is not None else None)
+        columns["key"].append(key)
+    await conn.execute_query(
+        "WITH m AS (INSERT INTO messages (public_id, tenant_id, channel, status, mode, api_key_id, recipient, "
+        "recipient_role, sender, subject, content, tags, idempotency_key, attempts, created_at, updated_at) "
+        "SELECT p, $1, $2, 'queued', $3, $4, r, ro, s, su, c::jsonb, t::jsonb, k, 0, now(), now() "
+        "FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], "
+        "$12::text[]) AS x(p, r, ro, s, su, c, t, k) RETURNING id) "
+        "INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
+        "SELECT $13, $2, jsonb_build_array(m.id), 0, now() FROM m",
+        [principal.tenant_pk, channel, principal.mode, principal.key_pk, columns["public_id"], columns["recipient"],
+         columns["role"], columns["sender"], columns["subject"], columns["content"], columns["tags"],
+         columns["key"], f"{channel}.deliver"],
+    )
+
+
+async def accept(principal: Principal, channel: str, operation: str, items: list[Item], *,
+                 compare_bodies: bool) -> list[Outcome]:
+    """Accept every item that can be; each item gets its message ids or its own error."""
+    outcomes = [Outcome() for _ in items]
+    now = datetime.now(timezone.utc)
+    period = period_of(now)
+    async with in_transaction("platform") as conn:
+        quota_left = await _quota_left(conn, principal, period)
+        new_rows: list[tuple[str, Draft, str | None]] = []
+        claimed: list[tuple[Item, list[str]]] = []
+        for item, outcome in zip(items, outcomes):
+            if item.idempotency_key is not None:
+                ours, earlier_ids, earlier_hash = await _claim_idempotency(conn, principal, operation, item)
+                if not ours:
+                    if compare_bodies and earlier_hash != item.body_hash:
+                        outcome.error = errors.IdempotencyConflict()
+                    else:
+                        outcome.message_ids, outcome.reused = earlier_ids or [], True
+                    continue
+            if quota_left is not None:
+                if len(item.drafts) > quota_left:
+                    retry = int((_next_month(now) - now).total_seconds())
+                    outcome.error = errors.QuotaExceeded(retry_after=retry)
+                    if item.idempotency_key is not None:  # nothing was accepted: free the key again
+                        await conn.execute_query(
+                            "DELETE FROM idempotency_records WHERE tenant_id = $1 AND operation = $2 AND key = $3",
+                            [principal.tenant_pk, operation, item.idempotency_key])
+                    continue
+                quota_left -= len(item.drafts)
+            ids = [new_message_id() for _ in item.drafts]
+            new_rows.extend((message_id, draft, item.idempotency_key) for message_id, draft in zip(ids, item.drafts))
+            outcome.message_ids = ids
+            if item.idempotency_key is not None:
+                claimed.append((item, ids))
+        if new_rows:
+            await _insert_messages(conn, principal, channel, new_rows)
+            await increment(conn, principal.tenant_pk, period, **{COUNTER_OF[channel]: len(new_rows)})
+        for item, ids in claimed:
+            await conn.execute_query(
+                "UPDATE idempotency_records SET message_ids = $4::jsonb WHERE tenant_id = $1 AND operation = $2 "
+                "AND key = $3", [principal.tenant_pk, operation, item.idempotency_key, json.dumps(ids)])
+    return outcomes

@@ -1,0 +1,142 @@
+"""Messages and their timelines.
+
+States (docs/messages.md): queued -> sending -> sent -> delivered, with failed, bounced and
+complained as ends; a transient provider failure puts the message back to queued with a
+``next_attempt_at``. The creation of a message is the first entry of its timeline (its
+``created_at``), so accepting a message writes no event row.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+
+from tortoise import fields
+from tortoise.models import Model
+
+from models.platform.ids import public_id
+
+
+class Channel(StrEnum):
+    EMAIL = "email"
+    SMS = "sms"
+    PUSH = "push"
+    WHATSAPP = "whatsapp"
+
+
+class MessageStatus(StrEnum):
+    QUEUED = "queued"
+    SENDING = "sending"
+    SENT = "sent"
+    DELIVERED = "delivered"
+    FAILED = "failed"
+    BOUNCED = "bounced"
+    COMPLAINED = "complained"
+
+    @property
+    def final(self) -> bool:
+        return self not in (MessageStatus.QUEUED, MessageStatus.SENDING)
+
+
+def new_message_id() -> str:
+    return public_id("msg")
+
+
+class Message(Model):
+    id = fields.BigIntField(primary_key=True)
+    public_id = fields.CharField(max_length=40, unique=True, default=new_message_id)
+    tenant = fields.ForeignKeyField("platform.Tenant", related_name="messages", on_delete=fields.CASCADE)
+    channel = fields.CharField(max_length=10)
+    status = fields.CharField(max_length=12, default=MessageStatus.QUEUED.value)
+    mode = fields.CharField(max_length=4)
+    api_key_id = fields.BigIntField(null=True)
+    recipient = fields.CharField(max_length=512)
+    # to, cc, bcc (e-mail), to (SMS, WhatsApp), device (push)
+    recipient_role = fields.CharField(max_length=8)
+    sender = fields.CharField(max_length=512, null=True)
+    subject = fields.TextField(null=True)
+    content: dict = fields.JSONField()
+    tags: dict = fields.JSONField(null=True)
+    idempotency_key = fields.CharField(max_length=140, null=True)
+    provider = fields.CharField(max_length=64, null=True)
+    provider_message_id = fields.CharField(max_length=255, null=True)
+    attempts = fields.SmallIntField(default=0)
+    lease_until = fields.DatetimeField(null=True)
+    next_attempt_at = fields.DatetimeField(null=True)
+    failure_reason = fields.TextField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "messages"
+        app = "platform"
+        indexes = (("tenant_id", "channel", "id"), ("status", "updated_at"))
+
+
+class MessageEvent(Model):
+    id = fields.BigIntField(primary_key=True)
+    message = fields.ForeignKeyField("platform.Message", related_name="events", on_delete=fields.CASCADE)
+    type = fields.CharField(max_length=24)
+    detail: dict = fields.JSONField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "message_events"
+        app = "platform"
+
+
+# --- transitions: each one updates the message and appends to its timeline in one statement ----
+
+_CLAIM = """
+WITH c AS (
+  UPDATE messages SET status = 'sending', attempts = attempts + 1, updated_at = now(),
+         lease_until = now() + make_interval(secs => $2), next_attempt_at = NULL
+  WHERE id = $1 AND (
+    (status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second'))
+    OR (status = 'sending' AND lease_until < now()))
+  RETURNING id, public_id, tenant_id, channel, mode, recipient, sender, subject, content, tags, attempts
+), e AS (
+  INSERT INTO message_events (message_id, type, detail, created_at)
+  SELECT id, 'sending', jsonb_build_object('Attempt', attempts), now() FROM c
+)
+SELECT c.*, t.public_id AS tenant_public_id, t.effective_quota FROM c JOIN tenants t ON t.id = c.tenant_id
+"""
+
+_FINISH = """
+WITH u AS (
+  UPDATE messages SET status = $2, provider = COALESCE($4, provider), provider_message_id = COALESCE($5, provider_message_id),
+         failure_reason = $6, lease_until = NULL, next_attempt_at = NULL, updated_at = now()
+  WHERE id = $1 AND status = 'sending' RETURNING id
+)
+INSERT INTO message_events (message_id, type, detail, created_at) SELECT id, $3, $7::jsonb, now() FROM u RETURNING id
+"""
+
+_DEFER = """
+WITH u AS (
+  UPDATE messages SET status = 'queued', lease_until = NULL, next_attempt_at = now() + make_interval(secs => $2),
+         failure_reason = $3, updated_at = now()
+  WHERE id = $1 AND status = 'sending' RETURNING id
+)
+INSERT INTO message_events (message_id, type, detail, created_at)
+SELECT id, 'deferred', jsonb_build_object('Reason', $3::text, 'RetryInSeconds', $2::float), now() FROM u RETURNING id
+"""
+
+
+async def claim(connection, message_pk: int, lease_seconds: int) -> dict | None:
+    """Take a message for delivery: only one worker at a time, and never a finished one."""
+    rows = await connection.execute_query_dict(_CLAIM, [message_pk, float(lease_seconds)])
+    return rows[0] if rows else None
+
+
+async def finish(connection, message_pk: int, status: MessageStatus, *, event: str | None = None,
+                 provider: str | None = None, provider_message_id: str | None = None,
+                 failure_reason: str | None = None, detail: dict | None = None) -> bool:
+    rows = await connection.execute_query_dict(
+        _FINISH, [message_pk, status.value, event or status.value, provider, provider_message_id, failure_reason,
+                  json.dumps(detail) if detail is not None else None])
+    return bool(rows)
+
+
+async def defer(connection, message_pk: int, delay_seconds: float, reason: str) -> bool:
+    rows = await connection.execute_query_dict(_DEFER, [message_pk, float(delay_seconds), reason])
+    return bool(rows)

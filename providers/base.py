@@ -1,0 +1,66 @@
+"""The provider interface: one small base per channel.
+
+A provider gets an :class:`Outgoing` (everything needed to send one message to one
+recipient) and returns a :class:`Receipt`, or raises one of :mod:`providers.errors`. It knows
+nothing of tenants' HTTP requests. ``idempotency_key`` is the message id: a provider whose
+service honours idempotency keys passes it along, so a message retried after an unknown
+outcome is not sent twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    message_id: str
+    tenant_id: str
+    channel: str
+    recipient: str
+    sender: str | None
+    subject: str | None
+    content: dict[str, Any]
+    tags: dict[str, str] | None = None
+    mode: str = "live"
+
+    @property
+    def idempotency_key(self) -> str:
+        return self.message_id
+
+
+@dataclass(frozen=True)
+class Receipt:
+    provider_message_id: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+class Provider:
+    key: ClassVar[str]
+    channel: ClassVar[str]
+
+    def __init__(self, config: dict[str, Any] | None = None):
+        self.config = config or {}
+
+    async def send(self, message: Outgoing) -> Receipt:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Release connections (called at worker shutdown)."""
+
+
+class EmailProvider(Provider):
+    channel = "email"
+
+
+class SmsProvider(Provider):
+    channel = "sms"
+
+
+class PushProvider(Provider):
+    channel = "push"
+
+
+class WhatsappProvider(Provider):
+    channel = "whatsapp"

@@ -1,0 +1,31 @@
+"""What a provider may raise. Delivery catches by layer:
+
+    ProviderError
+    ├── TransientProviderError(retry_after)   try again later (honour retry_after seconds when given)
+    ├── PermanentProviderError                 this message can never go: fail it with the reason
+    └── ProviderConfigError                    the provider is misconfigured: fail, and tell the operator
+"""
+
+from __future__ import annotations
+
+
+class ProviderError(Exception):
+    pass
+
+
+class TransientProviderError(ProviderError):
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class PermanentProviderError(ProviderError):
+    pass
+
+
+class ProviderConfigError(ProviderError):
+    pass
+
+
+class ProviderLoadError(Exception):
+    """A plug-in failed to load or two share a key: stops the worker at start."""

@@ -1,0 +1,102 @@
+"""The outbox relay: publishes outbox rows to the broker.
+
+It claims unpublished rows in batches with ``SELECT ... FOR UPDATE SKIP LOCKED`` (so several
+relays can run at once and each row goes out once), enqueues a Dramatiq message per row, and
+marks the rows published in the same transaction. It wakes at once on a Redis nudge from the
+HTTP processes, and sweeps every SWEEP_SECONDS anyway, so a lost nudge only delays.
+
+If the process dies between enqueueing and committing, the rows are published again by the
+next sweep; the actors are idempotent, so a duplicate is harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+
+import redis.asyncio as aioredis
+from dramatiq import Message
+from dramatiq.brokers.redis import RedisBroker
+from tortoise.transactions import in_transaction
+
+from models.platform.outbox import WAKE_CHANNEL
+
+log = logging.getLogger("herald.relay")
+
+BATCH = 500
+SWEEP_SECONDS = 1.0
+_NAMESPACE = uuid.UUID("5d9e4c1e-8a8f-4c59-9d7c-0b7c2f4a6e11")
+
+
+def message_id_of(outbox_id: int) -> str:
+    """The broker message id of an outbox row: stable, so a re-publication is recognisable."""
+    return str(uuid.uuid5(_NAMESPACE, str(outbox_id)))
+
+
+class OutboxRelay:
+    def __init__(self, broker: RedisBroker, redis: aioredis.Redis):
+        self.broker = broker
+        self.redis = redis
+        self.published = 0
+
+    def _enqueue(self, rows: list[dict]) -> None:
+        for row in rows:
+            args = row["args"]
+            message = Message(queue_name=row["queue"], actor_name=row["actor"],
+                              args=tuple(json.loads(args) if isinstance(args, str) else args), kwargs={},
+                              options={}, message_id=message_id_of(row["id"]))
+            self.broker.enqueue(message, delay=row["delay_ms"] or None)
+
+    async def publish_batch(self) -> int:
+        async with in_transaction("platform") as conn:
+            rows = await conn.execute_query_dict(
+                "SELECT id, actor, queue, args, delay_ms FROM outbox WHERE published_at IS NULL "
+                "ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED", [BATCH])
+            if not rows:
+                return 0
+            # The broker client is synchronous: keep the event loop free while it talks to Redis.
+            await asyncio.to_thread(self._enqueue, rows)
+            await conn.execute_query("UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])",
+                                     [[row["id"] for row in rows]])
+        self.published += len(rows)
+        return len(rows)
+
+    async def drain(self) -> int:
+        total = 0
+        while True:
+            count = await self.publish_batch()
+            total += count
+            if count < BATCH:
+                return total
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Publish until ``stop`` is set: on every nudge, and every SWEEP_SECONDS."""
+        pubsub = None
+        while not stop.is_set():
+            try:
+                if pubsub is None:
+                    pubsub = self.redis.pubsub()
+                    await pubsub.subscribe(WAKE_CHANNEL)
+                await self.drain()
+                # Any message (a nudge) or the timeout (a sweep) leads to the next drain.
+                await pubsub.get_message(ignore_subscribe_messages=True, timeout=SWEEP_SECONDS)
+                while await pubsub.get_message(ignore_subscribe_messages=True, timeout=0):
+                    pass  # nudges that arrived meanwhile are covered by the next drain
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - Redis or the database away: retry after a pause
+                log.warning("relay round failed (%r); retrying", exc)
+                if pubsub is not None:
+                    try:
+                        await pubsub.aclose()
+                    except Exception:  # noqa: BLE001
+                        pass
+                    pubsub = None
+                try:
+                    await asyncio.wait_for(stop.wait(), SWEEP_SECONDS)
+                except asyncio.TimeoutError:
+                    pass
+        if pubsub is not None:
+            await pubsub.aclose()

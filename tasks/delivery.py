@@ -1,0 +1,136 @@
+"""Delivering messages: one actor per channel (``<channel>.deliver`` on queue ``<channel>``).
+
+The actor gets a message id and:
+1. claims it (queued -> sending, with a lease): a duplicate from the broker finds nothing to
+   claim and does nothing, so a message delivered twice by the broker is sent once;
+2. re-checks that it may still go: the sender domain still verified (e-mail), the recipient
+   not suppressed, the tenant within its quota; otherwise the message fails, with the reason;
+3. calls the provider (the sink for test-mode keys) with the message id as idempotency key;
+4. records the outcome: sent; or deferred and retried with backoff (a provider's Retry-After
+   honoured) on a transient error, failed after MAX_ATTEMPTS; or failed on a permanent one.
+Each step is a transition of the message that also appends to its timeline.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from email.utils import parseaddr
+
+import dramatiq
+from tortoise import connections
+
+from herald.settings import get_settings
+from models.platform.domain import Suppression, sender_domain_verified
+from models.platform.message import MessageStatus, claim, defer, finish
+from models.platform.usage import SEND_COUNTERS, period_of, totals
+from providers.base import Outgoing
+from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
+from tasks.queues import Queue
+
+log = logging.getLogger("herald.delivery")
+
+MAX_ATTEMPTS = 8
+MAX_BACKOFF_SECONDS = 3600
+
+_settings = get_settings()
+LEASE_SECONDS = _settings.delivery_lease_seconds
+_providers = None
+
+
+def providers():
+    global _providers
+    if _providers is None:
+        from tasks.providers import ProviderSet
+
+        _providers = ProviderSet(_settings.providers)
+    return _providers
+
+
+def backoff(attempt: int, retry_after: float | None) -> float:
+    if retry_after is not None:
+        return min(max(retry_after, 1.0), MAX_BACKOFF_SECONDS)
+    return min(5.0 * 2 ** (attempt - 1), MAX_BACKOFF_SECONDS)
+
+
+async def why_not(message: dict) -> str | None:
+    """The reason this message may no longer go, or None."""
+    if message["channel"] == "email" and message["sender"]:
+        address = parseaddr(message["sender"])[1].lower()
+        if not await sender_domain_verified(message["tenant_id"], message["mode"], address):
+            return "DomainNotVerified: the sender domain is no longer verified"
+    if await Suppression.filter(tenant_id=message["tenant_id"], channel=message["channel"],
+                                address=message["recipient"].lower()).exists():
+        return "SuppressedAddress: the recipient is on the suppression list"
+    if message["effective_quota"] is not None:
+        used = await totals(connections.get("platform"), message["tenant_id"], period_of())
+        if sum(int(used[name]) for name in SEND_COUNTERS) > message["effective_quota"]:
+            return "QuotaExceeded: the account's monthly quota was lowered below what it had accepted"
+    return None
+
+
+async def deliver(message_pk: int) -> str:
+    """Deliver one message; returns what happened (for logs and tests)."""
+    connection = connections.get("platform")
+    message = await claim(connection, message_pk, LEASE_SECONDS)
+    if message is None:
+        return "skipped"
+    reason = await why_not(message)
+    if reason is not None:
+        await finish(connection, message_pk, MessageStatus.FAILED, failure_reason=reason,
+                     detail={"Reason": reason})
+        return "failed"
+    provider = providers().for_message(message["channel"], message["mode"])
+    outgoing = Outgoing(
+        message_id=message["public_id"], tenant_id=message["tenant_public_id"], channel=message["channel"],
+        recipient=message["recipient"], sender=message["sender"], subject=message["subject"],
+        content=_json(message["content"]), tags=_json(message["tags"]), mode=message["mode"],
+    )
+    try:
+        receipt = await provider.send(outgoing)
+    except TransientProviderError as error:
+        if message["attempts"] >= MAX_ATTEMPTS:
+            await finish(connection, message_pk, MessageStatus.FAILED, provider=provider.key,
+                         failure_reason=f"ProviderError: gave up after {MAX_ATTEMPTS} attempts: {error}",
+                         detail={"Reason": str(error), "Attempts": message["attempts"]})
+            return "failed"
+        delay = backoff(message["attempts"], error.retry_after)
+        await defer(connection, message_pk, delay, str(error))
+        raise dramatiq.Retry(str(error), delay=int(delay * 1000)) from None
+    except (PermanentProviderError, ProviderConfigError) as error:
+        await finish(connection, message_pk, MessageStatus.FAILED, provider=provider.key,
+                     failure_reason=f"{type(error).__name__}: {error}", detail={"Reason": str(error)})
+        return "failed"
+    await finish(connection, message_pk, MessageStatus.SENT, provider=provider.key,
+                 provider_message_id=receipt.provider_message_id, detail={"Provider": provider.key})
+    return "sent"
+
+
+def _json(value):
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _deliver_actor(queue: Queue):
+    async def deliver_message(message_pk: int) -> None:
+        outcome = await deliver(message_pk)
+        log.debug("message %s: %s", message_pk, outcome)
+
+    deliver_message.__name__ = f"deliver_{queue.value}"
+    return dramatiq.actor(
+        deliver_message,
+        actor_name=f"{queue.value}.deliver",
+        queue_name=queue.value,
+        # Unexpected errors (a database blip) retry quickly a few times; provider errors are
+        # handled above. A delivery may run until shortly before its lease runs out.
+        max_retries=MAX_ATTEMPTS + 5,
+        min_backoff=1_000,
+        max_backoff=300_000,
+        time_limit=max(5, LEASE_SECONDS - 5) * 1000,
+        max_age=7 * 24 * 3600 * 1000,
+    )
+
+
+deliver_email = _deliver_actor(Queue.EMAIL)
+deliver_sms = _deliver_actor(Queue.SMS)
+deliver_push = _deliver_actor(Queue.PUSH)
+deliver_whatsapp = _deliver_actor(Queue.WHATSAPP)
