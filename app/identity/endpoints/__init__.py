@@ -1,0 +1,1 @@
+"""Blueprints of the identity server, one per area."""

@@ -1,0 +1,99 @@
+"""The identity server's own error codes, on top of :mod:`app.http.errors`.
+
+    HttpError
+    ├── InvalidRequest (400)          invalid JSON, unknown field, empty body, body above 1 MiB
+    ├── InvalidInput (400)            a field is missing or its value is not acceptable
+    ├── TwoFactorMissing (400)        the account has a second factor and none was given
+    ├── DesafioExpirado (400)         a passkey challenge is unknown, used or expired
+    ├── InvalidCredentials (401)      e-mail and password do not match
+    ├── MissingToken / InvalidToken / ExpiredToken (401)   session and service credentials
+    ├── TwoFactorFailed / TwoFactorExpired (401)           second step
+    ├── PasskeyRecusada (401)         the authenticator's answer did not verify
+    ├── NotFound (404), Conflict (409)
+    ├── WeakPassword / UndeclaredRole (422)
+    ├── TooManyAttempts (429)         throttles; carries Retry-After
+    └── ServiceUnavailable (503), InternalError (500)
+
+Handlers raise these; :mod:`app.http.envelope` renders them in the lowercase envelope
+``{"error": {"type", "code", "message"}, "RequestId"}``. The OAuth endpoints (``/token``,
+``/userinfo``) answer RFC 6749 / 6750 bodies instead; see :mod:`app.identity.endpoints.oidc`.
+"""
+
+from __future__ import annotations
+
+from app.http.errors import (  # noqa: F401 - re-exported for the identity handlers
+    BadRequest,
+    Conflict,
+    HttpError,
+    InvalidRequest,
+    NotFound,
+    ServiceUnavailable,
+    TooManyRequests,
+    Unauthorized,
+    Unprocessable,
+)
+
+
+class InvalidInput(BadRequest):
+    code = "InvalidInput"
+    message = "A field of the request is missing or not valid."
+
+
+class TwoFactorMissing(BadRequest):
+    code = "TwoFactorMissing"
+    message = "This account has two-factor authentication; a code is required."
+
+
+class DesafioExpirado(BadRequest):
+    code = "DesafioExpirado"
+    message = "The passkey challenge is unknown, already used or expired; start again."
+
+
+class InvalidCredentials(Unauthorized):
+    code = "InvalidCredentials"
+    message = "The e-mail or password is not correct."
+
+
+class MissingToken(Unauthorized):
+    code = "MissingToken"
+    message = "An Authorization: Bearer token is required."
+
+
+class InvalidToken(Unauthorized):
+    code = "InvalidToken"
+    message = "The token is not valid."
+
+
+class ExpiredToken(Unauthorized):
+    code = "ExpiredToken"
+    message = "The session has expired or was revoked."
+
+
+class TwoFactorFailed(Unauthorized):
+    code = "TwoFactorFailed"
+    message = "The two-factor code is not correct."
+
+
+class TwoFactorExpired(Unauthorized):
+    code = "TwoFactorExpired"
+    message = "The two-factor challenge expired; log in again."
+
+
+class PasskeyRecusada(Unauthorized):
+    code = "PasskeyRecusada"
+    message = "The passkey could not be verified."
+
+
+class WeakPassword(Unprocessable):
+    code = "WeakPassword"
+    message = "The password does not meet the password policy."
+
+
+class UndeclaredRole(Unprocessable):
+    code = "UndeclaredRole"
+    message = "The product does not declare this role."
+
+
+class TooManyAttempts(TooManyRequests):
+    code = "TooManyAttempts"
+    message = "Too many attempts; wait before trying again."

@@ -1,0 +1,111 @@
+"""Password hashing (bcrypt, cost 12) and the password policy.
+
+- Hashing runs in a thread (bcrypt releases the GIL), at most two at a time per process, so a
+  login flood cannot starve the event loop.
+- Every login path runs exactly one bcrypt check: an unknown e-mail is checked against a dummy
+  hash, so known and unknown users take the same time.
+- bcrypt reads at most 72 bytes: a longer password is first reduced to base64(SHA-256(password))
+  (44 bytes), so every character counts.
+- Policy: at least :data:`MIN_LENGTH` characters (:data:`RESET_MIN_LENGTH` when resetting), at most
+  :data:`MAX_LENGTH`, and not in the offline list of common/breached passwords
+  (``common-passwords.txt``, see docs/identity.md for its source) as typed, with digits or
+  symbols around it, in leetspeak or repeated; nor the user's own e-mail or name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+import bcrypt
+
+from app.identity import errors
+
+COST = 12
+MIN_LENGTH = 8  # registration (the contract's register schema)
+RESET_MIN_LENGTH = 12  # reset policy
+MAX_LENGTH = 1024
+_LIST = Path(__file__).with_name("common-passwords.txt")
+_slots: asyncio.Semaphore | None = None
+
+
+def _bytes(password: str) -> bytes:
+    raw = password.encode("utf-8")
+    if len(raw) > 72:
+        raw = base64.b64encode(hashlib.sha256(raw).digest())
+    return raw
+
+
+@lru_cache(maxsize=1)
+def _dummy_hash() -> bytes:
+    return bcrypt.hashpw(b"herald-dummy-password", bcrypt.gensalt(rounds=COST))
+
+
+def _semaphore() -> asyncio.Semaphore:
+    global _slots
+    if _slots is None:
+        _slots = asyncio.Semaphore(2)
+    return _slots
+
+
+async def hash_password(password: str) -> str:
+    async with _semaphore():
+        hashed = await asyncio.to_thread(bcrypt.hashpw, _bytes(password), bcrypt.gensalt(rounds=COST))
+    return hashed.decode("ascii")
+
+
+async def check_password(password: str, hashed: str | None) -> bool:
+    """True when ``password`` matches; with ``hashed`` None (unknown user) it still costs one bcrypt check."""
+    target = hashed.encode("ascii") if hashed else _dummy_hash()
+    async with _semaphore():
+        ok = await asyncio.to_thread(bcrypt.checkpw, _bytes(password), target)
+    return ok and hashed is not None
+
+
+def warm_up() -> None:
+    """Computes the dummy hash before the first login (so the first unknown-user login is not slower)."""
+    _dummy_hash()
+    common_passwords()
+
+
+@lru_cache(maxsize=1)
+def common_passwords() -> frozenset[str]:
+    with open(_LIST, encoding="utf-8") as source:
+        return frozenset(line.strip() for line in source if line.strip())
+
+
+_LEET = str.maketrans({"@": "a", "4": "a", "0": "o", "1": "i", "!": "i", "3": "e", "$": "s", "5": "s", "7": "t"})
+_EDGES = "0123456789!@#$%^&*()-_=+.,;:?~ "
+
+
+def is_common(folded: str) -> bool:
+    """In the list as typed, with digits/symbols trimmed off the ends, de-leeted, or repeated."""
+    common = common_passwords()
+    if len(set(folded)) < 3:
+        return True
+    candidates = {folded, folded.strip(_EDGES), folded.translate(_LEET), folded.translate(_LEET).strip(_EDGES)}
+    for size in range(1, len(folded) // 2 + 1):
+        if len(folded) % size == 0 and folded[:size] * (len(folded) // size) == folded:
+            candidates.add(folded[:size])
+            break
+    return any(candidate in common for candidate in candidates if len(candidate) >= 4) or any(
+        len(candidate) < 4 for candidate in candidates if candidate == folded.strip(_EDGES))
+
+
+def check_policy(password: str, *, minimum: int, email: str = "", name: str = "", field: str = "password") -> None:
+    if len(password) < minimum:
+        raise errors.WeakPassword(f"The password must have at least {minimum} characters.",
+                                  details={field: f"at least {minimum} characters"})
+    if len(password) > MAX_LENGTH:
+        raise errors.WeakPassword(f"The password must have at most {MAX_LENGTH} characters.",
+                                  details={field: f"at most {MAX_LENGTH} characters"})
+    folded = password.strip().casefold()
+    if is_common(folded):
+        raise errors.WeakPassword("This password is too common; choose another.", details={field: "too common"})
+    personal = {email.casefold(), email.split("@")[0].casefold(), name.strip().casefold(), "herald"}
+    if folded in {item for item in personal if item}:
+        raise errors.WeakPassword("The password must not be your e-mail, your name or the service name.",
+                                  details={field: "too easy to guess"})

@@ -1,0 +1,140 @@
+"""The second factor: TOTP (pyotp), recovery codes and the signed challenge ticket of the login.
+
+- TOTP: SHA-1, 6 digits, 30-second steps. A code is accepted during its own step, one step
+  early (a phone clock running fast) and for :data:`GRACE` seconds into the next step (typing at
+  a step boundary).
+  The accepted step is stored with a conditional UPDATE: the same code, or any older one, is
+  never accepted twice, even by two parallel requests.
+- Recovery codes: 10 per generation, ``XXXX-XXXX-XXXX`` from a 32-letter alphabet (60 bits);
+  stored as HMAC-SHA256 (key derived from SECRET_KEY, salted by the user); single use; a new
+  generation deletes the old one.
+- Ticket: after a correct password on an account with a confirmed factor, the login answers a
+  ticket (signed, :data:`TICKET_TTL` seconds) that, with a valid code, opens the session.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from datetime import datetime, timezone
+
+import pyotp
+from pyotp.utils import strings_equal
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import Q
+
+from app.identity import crypto, errors
+from models.identity import RecoveryCode, TotpFactor, TotpStatus, User
+
+STEP = 30
+GRACE = 10
+TICKET_TTL = 300
+TICKET_PURPOSE = "2fa-ticket"
+SECRET_PURPOSE = "totp-secret"
+RECOVERY_PURPOSE = "recovery-code"
+RECOVERY_COUNT = 10
+ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+ISSUER = "Herald"
+
+
+def new_secret() -> tuple[str, bytes]:
+    secret = pyotp.random_base32()
+    return secret, crypto.seal(SECRET_PURPOSE, secret.encode())
+
+
+def secret_of(factor: TotpFactor) -> str:
+    return crypto.unseal(SECRET_PURPOSE, factor.secret_enc).decode()
+
+
+def otpauth_url(secret: str, email: str) -> str:
+    return pyotp.TOTP(secret).provisioning_uri(name=email, issuer_name=ISSUER)
+
+
+def matching_step(secret: str, code: str, last_step: int | None, at: float | None = None) -> int | None:
+    code = (code or "").strip().replace(" ", "")
+    if not (len(code) == 6 and code.isdigit()):
+        return None
+    at = time.time() if at is None else at
+    totp = pyotp.TOTP(secret)
+    current = totp.timecode(datetime.fromtimestamp(at, timezone.utc))
+    steps = [current, current + 1] + ([current - 1] if at - current * STEP < GRACE else [])
+    for step in steps:
+        if strings_equal(code, totp.generate_otp(step)) and (last_step is None or step > last_step):
+            return step
+    return None
+
+
+async def consume_code(conn: BaseDBAsyncClient, factor: TotpFactor, code: str) -> bool:
+    step = matching_step(secret_of(factor), code, factor.last_timecode)
+    if step is None:
+        return False
+    updated = await TotpFactor.filter(Q(last_timecode=None) | Q(last_timecode__lt=step), id=factor.id) \
+        .using_db(conn).update(last_timecode=step)
+    return updated == 1
+
+
+async def confirmed_factor(user: User, conn: BaseDBAsyncClient | None = None) -> TotpFactor | None:
+    query = TotpFactor.filter(user=user, status=TotpStatus.CONFIRMED)
+    if conn is not None:
+        query = query.using_db(conn)
+    return await query.first()
+
+
+def normalize_recovery(code: str) -> str | None:
+    raw = "".join(ch for ch in (code or "").upper() if ch.isalnum())
+    if len(raw) != 12 or any(ch not in ALPHABET for ch in raw):
+        return None
+    return f"{raw[:4]}-{raw[4:8]}-{raw[8:]}"
+
+
+def _recovery_hash(user: User, code: str) -> str:
+    return crypto.keyed_digest(RECOVERY_PURPOSE, f"{user.public_id}:{code}")
+
+
+async def replace_recovery_codes(conn: BaseDBAsyncClient, user: User) -> list[str]:
+    last = await RecoveryCode.filter(user=user).using_db(conn).order_by("-generation").first()
+    generation = (last.generation if last else 0) + 1
+    await RecoveryCode.filter(user=user).using_db(conn).delete()
+    codes = []
+    for _ in range(RECOVERY_COUNT):
+        raw = "".join(secrets.choice(ALPHABET) for _ in range(12))
+        codes.append(f"{raw[:4]}-{raw[4:8]}-{raw[8:]}")
+    await RecoveryCode.bulk_create(
+        [RecoveryCode(user=user, code_hash=_recovery_hash(user, code), generation=generation) for code in codes],
+        using_db=conn)
+    return codes
+
+
+async def consume_recovery_code(conn: BaseDBAsyncClient, user: User, code: str) -> bool:
+    normal = normalize_recovery(code)
+    if normal is None:
+        return False
+    updated = await RecoveryCode.filter(user=user, code_hash=_recovery_hash(user, normal), used_at=None) \
+        .using_db(conn).update(used_at=datetime.now(timezone.utc))
+    return updated == 1
+
+
+async def check_second_factor(conn: BaseDBAsyncClient, user: User, factor: TotpFactor, *, code: str | None,
+                              recovery_code: str | None) -> str:
+    """The method that passed (``totp`` or ``recovery_code``); raises TwoFactorMissing/TwoFactorFailed."""
+    if not code and not recovery_code:
+        raise errors.TwoFactorMissing()
+    if code and await consume_code(conn, factor, code):
+        return "totp"
+    if recovery_code and await consume_recovery_code(conn, user, recovery_code):
+        return "recovery_code"
+    raise errors.TwoFactorFailed()
+
+
+def issue_ticket(user: User, method: str) -> str:
+    return crypto.sign(TICKET_PURPOSE, {"u": user.public_id, "m": method, "n": secrets.token_hex(8)}, TICKET_TTL)
+
+
+def open_ticket(ticket: str) -> dict:
+    try:
+        payload = crypto.unsign(TICKET_PURPOSE, ticket)
+    except crypto.Expired:
+        raise errors.TwoFactorExpired() from None
+    if payload is None:
+        raise errors.InvalidInput("The two-factor ticket is not valid.", details={"ticket": "invalid"})
+    return payload

@@ -1,0 +1,46 @@
+"""Sessions issued by the identity server, and the RS256 keys it signs with."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class Session(Model):
+    id = fields.BigIntField(primary_key=True)
+    public_id = fields.CharField(max_length=40, unique=True)  # ses_<hex>
+    token_hash = fields.CharField(max_length=64, unique=True)  # SHA-256 of the opaque bearer token
+    user = fields.ForeignKeyField("identity.User", related_name="sessions", on_delete=fields.CASCADE)
+    user_agent = fields.CharField(max_length=512, default="")
+    ip = fields.CharField(max_length=64, default="")
+    method = fields.CharField(max_length=32)  # how it was authenticated: password, password+totp, passkey...
+    created_at = fields.DatetimeField(auto_now_add=True)
+    last_seen_at = fields.DatetimeField()
+    idle_expires_at = fields.DatetimeField()
+    expires_at = fields.DatetimeField()  # absolute
+    revoked_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "sessions"
+        indexes = (("user_id", "revoked_at"),)
+
+
+class KeyStatus(StrEnum):
+    ACTIVE = "active"  # signs new tokens (exactly one)
+    RETIRED = "retired"  # published in the JWKS, verifies, never signs
+
+
+class SigningKey(Model):
+    id = fields.BigIntField(primary_key=True)
+    kid = fields.CharField(max_length=64, unique=True)
+    # PKCS#8 PEM encrypted with AES-256-GCM under a key derived from SECRET_KEY (HKDF): nonce || ciphertext.
+    private_key_enc = fields.BinaryField()
+    public_jwk = fields.JSONField()
+    status = fields.CharEnumField(KeyStatus, max_length=16)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    retired_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "signing_keys"
