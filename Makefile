@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: up test install install-test migrate bench clean
+.PHONY: up test install install-test migrate bench profile clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,14 @@ migrate: install
 
 test: install-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Benchmarks (bench/README.md): uses DATABASE_URL / REDIS_URL when set, else embedded servers.
+bench: install
+	$(BIN)/python -m bench $(BENCH_ARGS)
+
+profile: install
+	$(BIN)/python -m pip install --quiet "py-spy>=0.3,<1"
+	$(BIN)/python -m bench --profile --skip-e2e $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,1 @@
+"""Herald's benchmark harness: `python -m bench` (or `make bench`). See bench/README.md."""
