@@ -336,25 +336,22 @@ class Bench:
         self.wait_http(self.platform_port)
         results: dict = {"accept": await self.accept()}
         if self.args.profile:
-            results["profile"] = self.profile(platform)
+            results["profile"] = await self.profile(platform)
         results["batch"] = await self.batch()
         if not self.args.skip_e2e:
             results["noop_baseline"] = self.noop_baseline()
             results["end_to_end"] = await self.end_to_end()
         return results
 
-    def profile(self, platform: subprocess.Popen) -> str:
+    async def profile(self, platform: subprocess.Popen) -> str:
         """py-spy over the platform process during a short accept run (needs py-spy installed)."""
         spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
         out = RESULTS / f"profile-accept-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.txt"
         recorder = subprocess.Popen([spy, "record", "--pid", str(platform.pid), "--duration", "10", "--format",
                                      "raw", "--output", str(out), "--nonblocking"],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        loop = asyncio.new_event_loop()
-        loop.run_until_complete(closed_loop("127.0.0.1", self.platform_port,
-                                            self.request("/v1/emails/send", self.send_body()),
-                                            self.args.concurrency, 10, 202))
-        loop.close()
+        await closed_loop("127.0.0.1", self.platform_port, self.request("/v1/emails/send", self.send_body()),
+                          self.args.concurrency, 10, 202)
         recorder.wait(60)
         return str(out.relative_to(ROOT))
 

@@ -14,14 +14,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.transactions import in_transaction
 
 from app.http import errors
 from app.platform.principal import Principal
+from models.platform.events import fanout_sql, message_data_sql
 from models.platform.idempotency import WINDOW_HOURS
 from models.platform.message import new_message_id
-from models.platform.usage import increment, period_of, totals
+from models.platform.usage import period_of, totals, upsert_sql
 
 COUNTER_OF = {"email": "emails_sent", "sms": "sms_sent", "push": "push_sent", "whatsapp": "whatsapp_sent"}
 
@@ -89,9 +91,11 @@ async def _claim_idempotency(conn: BaseDBAsyncClient, principal: Principal, oper
     return False, json.loads(ids) if isinstance(ids, str) else ids, earlier[0]["body_hash"]
 
 
-async def _insert_messages(conn: BaseDBAsyncClient, principal: Principal, channel: str,
-                           rows: list[tuple[str, Draft, str | None]]) -> None:
-    """All messages and their outbox rows in one statement."""
+async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, period: str,
+                 rows: list[tuple[str, Draft, str | None]], claimed: list[tuple[str, list[str]]],
+                 operation: str) -> None:
+    """Messages, their outbox rows, the usage counters and the claimed idempotency records: one
+    statement, so one round trip (and atomic by itself when no transaction surrounds it)."""
     columns: dict[str, list] = {name: [] for name in
                                 ("public_id", "recipient", "role", "sender", "subject", "content", "tags", "key")}
     for message_id, draft, key in rows:
@@ -103,59 +107,80 @@ async def _insert_messages(conn: BaseDBAsyncClient, principal: Principal, channe
         columns["content"].append(json.dumps(draft.content))
         columns["tags"].append(json.dumps(draft.tags) if draft.tags is not None else None)
         columns["key"].append(key)
-    await conn.execute_query(
+    params = [principal.tenant_pk, channel, principal.mode, principal.key_pk, *columns.values(), f"{channel}.deliver",
+              period]
+    usage_sql, usage_params = upsert_sql({COUNTER_OF[channel]: len(rows)}, tenant="$1", period=f"${len(params)}",
+                                         first=len(params) + 1)
+    params += usage_params
+    sql = (
         "WITH m AS (INSERT INTO messages (public_id, tenant_id, channel, status, mode, api_key_id, recipient, "
         "recipient_role, sender, subject, content, tags, idempotency_key, attempts, created_at, updated_at) "
         "SELECT p, $1, $2, 'queued', $3, $4, r, ro, s, su, c::jsonb, t::jsonb, k, 0, now(), now() "
         "FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], "
-        "$12::text[]) AS x(p, r, ro, s, su, c, t, k) RETURNING id) "
-        "INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
-        "SELECT $13, $2, jsonb_build_array(m.id), 0, now() FROM m",
-        [principal.tenant_pk, channel, principal.mode, principal.key_pk, columns["public_id"], columns["recipient"],
-         columns["role"], columns["sender"], columns["subject"], columns["content"], columns["tags"],
-         columns["key"], f"{channel}.deliver"],
+        "$12::text[]) AS x(p, r, ro, s, su, c, t, k) "
+        "RETURNING id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags), "
+        "o AS (INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
+        "SELECT $13, $2, jsonb_build_array(m.id), 0, now() FROM m), "
+        f"u AS ({usage_sql}), "
+        # <channel>.queued webhook events: the one-time EXISTS keeps a tenant without such an endpoint
+        # at a single index probe (models/platform/events.py).
+        "wh_source AS (SELECT m.tenant_id, m.mode, m.channel || '.queued' AS type, m.id AS message_id, "
+        f"{message_data_sql('m')} AS data FROM m WHERE EXISTS (SELECT 1 FROM webhook_endpoints e "
+        "WHERE e.tenant_id = $1 AND e.mode = $3 AND e.enabled AND (e.event_types ? '*' OR e.event_types ? ($2 || "
+        "'.queued'))))"
+        + fanout_sql("wh_source")
     )
+    if claimed:
+        first = len(params) + 1
+        sql += (f", i AS (UPDATE idempotency_records r SET message_ids = v.ids::jsonb "
+                f"FROM unnest(${first}::text[], ${first + 1}::text[]) AS v(key, ids) "
+                f"WHERE r.tenant_id = $1 AND r.operation = ${first + 2} AND r.key = v.key)")
+        params += [[key for key, _ in claimed], [json.dumps(ids) for _, ids in claimed], operation]
+    await conn.execute_query(sql + " SELECT 1", params)
 
 
 async def accept(principal: Principal, channel: str, operation: str, items: list[Item], *,
                  compare_bodies: bool) -> list[Outcome]:
     """Accept every item that can be; each item gets its message ids or its own error."""
+    if any(item.idempotency_key is not None for item in items):
+        async with in_transaction("platform") as conn:
+            return await _accept(conn, principal, channel, operation, items, compare_bodies)
+    # Without idempotency records the whole write is one statement, atomic on its own.
+    return await _accept(connections.get("platform"), principal, channel, operation, items, compare_bodies)
+
+
+async def _accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, items: list[Item],
+                  compare_bodies: bool) -> list[Outcome]:
     outcomes = [Outcome() for _ in items]
     now = datetime.now(timezone.utc)
     period = period_of(now)
-    async with in_transaction("platform") as conn:
-        quota_left = await _quota_left(conn, principal, period)
-        new_rows: list[tuple[str, Draft, str | None]] = []
-        claimed: list[tuple[Item, list[str]]] = []
-        for item, outcome in zip(items, outcomes):
-            if item.idempotency_key is not None:
-                ours, earlier_ids, earlier_hash = await _claim_idempotency(conn, principal, operation, item)
-                if not ours:
-                    if compare_bodies and earlier_hash != item.body_hash:
-                        outcome.error = errors.IdempotencyConflict()
-                    else:
-                        outcome.message_ids, outcome.reused = earlier_ids or [], True
-                    continue
-            if quota_left is not None:
-                if len(item.drafts) > quota_left:
-                    retry = int((_next_month(now) - now).total_seconds())
-                    outcome.error = errors.QuotaExceeded(retry_after=retry)
-                    if item.idempotency_key is not None:  # nothing was accepted: free the key again
-                        await conn.execute_query(
-                            "DELETE FROM idempotency_records WHERE tenant_id = $1 AND operation = $2 AND key = $3",
-                            [principal.tenant_pk, operation, item.idempotency_key])
-                    continue
-                quota_left -= len(item.drafts)
-            ids = [new_message_id() for _ in item.drafts]
-            new_rows.extend((message_id, draft, item.idempotency_key) for message_id, draft in zip(ids, item.drafts))
-            outcome.message_ids = ids
-            if item.idempotency_key is not None:
-                claimed.append((item, ids))
-        if new_rows:
-            await _insert_messages(conn, principal, channel, new_rows)
-            await increment(conn, principal.tenant_pk, period, **{COUNTER_OF[channel]: len(new_rows)})
-        for item, ids in claimed:
-            await conn.execute_query(
-                "UPDATE idempotency_records SET message_ids = $4::jsonb WHERE tenant_id = $1 AND operation = $2 "
-                "AND key = $3", [principal.tenant_pk, operation, item.idempotency_key, json.dumps(ids)])
+    quota_left = await _quota_left(conn, principal, period)
+    new_rows: list[tuple[str, Draft, str | None]] = []
+    claimed: list[tuple[str, list[str]]] = []
+    for item, outcome in zip(items, outcomes):
+        if item.idempotency_key is not None:
+            ours, earlier_ids, earlier_hash = await _claim_idempotency(conn, principal, operation, item)
+            if not ours:
+                if compare_bodies and earlier_hash != item.body_hash:
+                    outcome.error = errors.IdempotencyConflict()
+                else:
+                    outcome.message_ids, outcome.reused = earlier_ids or [], True
+                continue
+        if quota_left is not None:
+            if len(item.drafts) > quota_left:
+                retry = int((_next_month(now) - now).total_seconds())
+                outcome.error = errors.QuotaExceeded(retry_after=retry)
+                if item.idempotency_key is not None:  # nothing was accepted: free the key again
+                    await conn.execute_query(
+                        "DELETE FROM idempotency_records WHERE tenant_id = $1 AND operation = $2 AND key = $3",
+                        [principal.tenant_pk, operation, item.idempotency_key])
+                continue
+            quota_left -= len(item.drafts)
+        ids = [new_message_id() for _ in item.drafts]
+        new_rows.extend((message_id, draft, item.idempotency_key) for message_id, draft in zip(ids, item.drafts))
+        outcome.message_ids = ids
+        if item.idempotency_key is not None:
+            claimed.append((item.idempotency_key, ids))
+    if new_rows:
+        await _write(conn, principal, channel, period, new_rows, claimed, operation)
     return outcomes

@@ -43,24 +43,31 @@ class UsageCounter(Model):
         unique_together = (("tenant", "period", "shard"),)
 
 
-async def increment(connection: BaseDBAsyncClient, tenant_id: int, period: str, **deltas: int) -> None:
-    """Atomically add ``deltas`` (counter name -> amount) to the tenant's counters for ``period``."""
+def upsert_sql(deltas: dict[str, int], *, tenant: str = "$1", period: str = "$2", first: int = 3) -> tuple[str, list]:
+    """The atomic increment as SQL, alone or as a CTE of a larger statement. ``tenant`` and
+    ``period`` are the placeholders the caller binds; the returned values (shard, then the
+    counters) bind to $first, $first+1, ..."""
     for name in deltas:
         if name not in COUNTERS:
             raise ValueError(f"unknown usage counter {name}")
     names = [name for name in COUNTERS if deltas.get(name)]
-    if not names:
-        return
     sends = any(name in SEND_COUNTERS for name in names)
     updates = ", ".join(f"{name} = usage_counters.{name} + EXCLUDED.{name}" for name in names)
     if sends:
         updates += ", updated_at = now()"
-    await connection.execute_query(
-        "INSERT INTO usage_counters (tenant_id, period, shard, emails_sent, sms_sent, push_sent, whatsapp_sent, "
-        f"api_calls, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {'now()' if sends else 'NULL'}) "
-        f"ON CONFLICT (tenant_id, period, shard) DO UPDATE SET {updates}",
-        [tenant_id, period, random.randrange(SHARDS), *(deltas.get(name, 0) for name in COUNTERS)],
-    )
+    values = ", ".join([tenant, period, *(f"${first + index}" for index in range(1 + len(COUNTERS)))])
+    sql = (f"INSERT INTO usage_counters (tenant_id, period, shard, {', '.join(COUNTERS)}, updated_at) "
+           f"VALUES ({values}, {'now()' if sends else 'NULL'}) "
+           f"ON CONFLICT (tenant_id, period, shard) DO UPDATE SET {updates}")
+    return sql, [random.randrange(SHARDS), *(deltas.get(name, 0) for name in COUNTERS)]
+
+
+async def increment(connection: BaseDBAsyncClient, tenant_id: int, period: str, **deltas: int) -> None:
+    """Atomically add ``deltas`` (counter name -> amount) to the tenant's counters for ``period``."""
+    if not any(deltas.values()):
+        return
+    sql, params = upsert_sql(deltas)
+    await connection.execute_query(sql, [tenant_id, period, *params])
 
 
 async def totals(connection: BaseDBAsyncClient, tenant_id: int, period: str) -> dict:

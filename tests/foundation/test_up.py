@@ -1,6 +1,7 @@
 """`herald up`: the whole tree on embedded PostgreSQL and Redis, stopped cleanly by SIGTERM."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -43,6 +44,34 @@ def _wait_ready(ports, process, log_path, seconds=120):
                 pass
         time.sleep(0.3)
     assert not pending, f"not ready: {pending}\n{log_path.read_text()}"
+
+
+def _demo_key_sends_on_every_channel(platform, output, var_dir):
+    """The newcomer's path: the key printed by the first `herald up` sends on all four channels."""
+    key = re.search(r"\b(sk_test_[0-9a-f]{48})\b", output).group(1)
+    headers = {"Authorization": f"Bearer {key}"}
+    sends = {
+        "email": ("/v1/emails/send", {"Source": "me@sandbox.herald.test",
+                                      "Destination": {"ToAddresses": ["you@example.com"]},
+                                      "Message": {"Subject": {"Data": "Hi"}, "Body": {"Text": {"Data": "Hello"}}}}),
+        "sms": ("/v1/sms/send", {"To": ["+14155550123"], "Body": "Hello"}),
+        "push": ("/v1/push/send", {"Notification": {"Title": "Hi", "Body": "Hello"}, "DeviceTokens": ["device-1"]}),
+        "whatsapp": ("/v1/whatsapp/send", {"To": ["+14155550123"], "Body": "Hello"}),
+    }
+    for channel, (path, body) in sends.items():
+        response = httpx.post(platform + path, json=body, headers={**headers, "Idempotency-Key": f"up-{channel}"})
+        assert response.status_code == 202, response.text
+        message_id = response.json()["MessageId"]
+        record = var_dir / "sink" / channel / f"{message_id}.json"
+        deadline = time.monotonic() + 30
+        while not record.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert record.exists(), f"{channel} message never reached the sink"
+        if channel == "email":
+            detail = httpx.get(f"{platform}/v1/emails/{message_id}", headers=headers).json()
+            assert detail["Message"]["Status"] == "sent"
+        replay = httpx.post(platform + path, json=body, headers={**headers, "Idempotency-Key": f"up-{channel}"})
+        assert replay.json()["ReusedIdempotency"] is True
 
 
 def _get_text(url):
@@ -91,6 +120,7 @@ def test_up_serves_everything_and_stops_cleanly(tmp_path):
         text = log_path.read_text()
         for system in SYSTEMS:
             assert f"http://127.0.0.1:{ports[system.name]}" in text
+        _demo_key_sends_on_every_channel(platform, text, var_dir)
         worker_metrics = f"http://127.0.0.1:{ports['metrics']}/"
         deadline = time.monotonic() + 30
         while "herald_queue_depth" not in (text := _get_text(worker_metrics)) and time.monotonic() < deadline:
