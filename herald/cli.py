@@ -88,7 +88,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         settings = get_settings()
     argv = worker_argv(args.processes or settings.worker_processes, args.threads or settings.worker_threads,
                        args.queues)
-    os.execve(argv[0], argv, {**os.environ, **settings.worker_metrics_env()})
+    os.execve(argv[0], argv, {**os.environ, **settings.worker_env()})
 
 
 def cmd_scheduler(args: argparse.Namespace) -> int:
@@ -132,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     from herald import admin
 
     admin.add_parsers(commands)
+    from herald import domains
+
+    domains.add_parsers(commands)
     return parser
 
 

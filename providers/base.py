@@ -14,6 +14,18 @@ from typing import Any, ClassVar
 
 
 @dataclass(frozen=True)
+class DkimKey:
+    """The sender domain's DKIM signing key (the e-mail provider signs with it)."""
+
+    domain: str
+    selector: str
+    private_key_pem: bytes
+
+    def __repr__(self) -> str:  # never print the key
+        return f"DkimKey({self.domain!r}, {self.selector!r})"
+
+
+@dataclass(frozen=True)
 class Outgoing:
     message_id: str
     tenant_id: str
@@ -24,6 +36,9 @@ class Outgoing:
     content: dict[str, Any]
     tags: dict[str, str] | None = None
     mode: str = "live"
+    # E-mail: the sender domain's DKIM key. Push: the device's platform (ios, android, web) when known.
+    dkim: DkimKey | None = None
+    platform: str | None = None
 
     @property
     def idempotency_key(self) -> str:
@@ -33,6 +48,7 @@ class Outgoing:
 @dataclass(frozen=True)
 class Receipt:
     provider_message_id: str
+    # PascalCase keys are recorded on the message's timeline (e.g. SMS "Segments"); others stay internal.
     detail: dict[str, Any] = field(default_factory=dict)
 
 

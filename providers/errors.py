@@ -3,6 +3,7 @@
     ProviderError
     ├── TransientProviderError(retry_after)   try again later (honour retry_after seconds when given)
     ├── PermanentProviderError                 this message can never go: fail it with the reason
+    │   └── InvalidDeviceToken                 the push token is no longer valid: also forget the device
     └── ProviderConfigError                    the provider is misconfigured: fail, and tell the operator
 """
 
@@ -21,6 +22,10 @@ class TransientProviderError(ProviderError):
 
 class PermanentProviderError(ProviderError):
     pass
+
+
+class InvalidDeviceToken(PermanentProviderError):
+    """The push service says this device token is gone (unregistered, expired): delete the device."""
 
 
 class ProviderConfigError(ProviderError):

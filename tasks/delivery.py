@@ -5,9 +5,13 @@ The actor gets a message id and:
    claim and does nothing, so a message delivered twice by the broker is sent once;
 2. re-checks that it may still go: the sender domain still verified (e-mail), the recipient
    not suppressed, the tenant within its quota; otherwise the message fails, with the reason;
-3. calls the provider (the sink for test-mode keys) with the message id as idempotency key;
-4. records the outcome: sent; or deferred and retried with backoff (a provider's Retry-After
-   honoured) on a transient error, failed after MAX_ATTEMPTS; or failed on a permanent one.
+3. calls the provider (the sink for test-mode keys; otherwise the tenant's configured provider,
+   else the platform default) with the message id as idempotency key; an e-mail carries the
+   sender domain's DKIM key, a push message its device's platform;
+4. records the outcome: sent (with what the provider reports, e.g. SMS segments); or deferred
+   and retried with backoff (a provider's Retry-After honoured) on a transient error, failed
+   after MAX_ATTEMPTS; or failed on a permanent one (a push token declared invalid also deletes
+   the device).
 Each step is a transition of the message that also appends to its timeline.
 """
 
@@ -21,11 +25,14 @@ import dramatiq
 from tortoise import connections
 
 from herald.settings import get_settings
-from models.platform.domain import Suppression, sender_domain_verified
+from models.platform.device import forget_device, platform_of
+from models.platform.domain import Suppression, sender_domain_verified, signing_key_for
 from models.platform.message import MessageStatus, claim, defer, finish
+from models.platform.provider_config import tenant_provider
 from models.platform.usage import SEND_COUNTERS, period_of, totals
-from providers.base import Outgoing
-from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
+from providers.base import DkimKey, Outgoing
+from providers.errors import (InvalidDeviceToken, PermanentProviderError, ProviderConfigError,
+                              TransientProviderError)
 from tasks.queues import Queue
 
 log = logging.getLogger("herald.delivery")
@@ -43,7 +50,7 @@ def providers():
     if _providers is None:
         from tasks.providers import ProviderSet
 
-        _providers = ProviderSet(_settings.providers)
+        _providers = ProviderSet(_settings.providers, _settings.provider_configs)
     return _providers
 
 
@@ -80,17 +87,27 @@ async def deliver(message_pk: int) -> str:
         await finish(connection, message_pk, MessageStatus.FAILED, failure_reason=reason,
                      detail={"Reason": reason})
         return "failed"
-    provider = providers().for_message(message["channel"], message["mode"])
+    channel, tenant_pk, live = message["channel"], message["tenant_id"], message["mode"] != "test"
+    platform = await platform_of(tenant_pk, message["recipient"]) if channel == "push" else None
+    dkim = None
+    if channel == "email" and live and message["sender"]:
+        key = await signing_key_for(tenant_pk, parseaddr(message["sender"])[1])
+        dkim = DkimKey(key.domain, key.selector, key.private_key_pem) if key is not None else None
     outgoing = Outgoing(
-        message_id=message["public_id"], tenant_id=message["tenant_public_id"], channel=message["channel"],
+        message_id=message["public_id"], tenant_id=message["tenant_public_id"], channel=channel,
         recipient=message["recipient"], sender=message["sender"], subject=message["subject"],
         content=_json(message["content"]), tags=_json(message["tags"]), mode=message["mode"],
+        dkim=dkim, platform=platform,
     )
+    provider_key = None
     try:
+        provider = providers().for_message(
+            channel, message["mode"], await tenant_provider(tenant_pk, channel, platform) if live else None)
+        provider_key = provider.key
         receipt = await provider.send(outgoing)
     except TransientProviderError as error:
         if message["attempts"] >= MAX_ATTEMPTS:
-            await finish(connection, message_pk, MessageStatus.FAILED, provider=provider.key,
+            await finish(connection, message_pk, MessageStatus.FAILED, provider=provider_key,
                          failure_reason=f"ProviderError: gave up after {MAX_ATTEMPTS} attempts: {error}",
                          detail={"Reason": str(error), "Attempts": message["attempts"]})
             return "failed"
@@ -98,11 +115,20 @@ async def deliver(message_pk: int) -> str:
         await defer(connection, message_pk, delay, str(error))
         raise dramatiq.Retry(str(error), delay=int(delay * 1000)) from None
     except (PermanentProviderError, ProviderConfigError) as error:
-        await finish(connection, message_pk, MessageStatus.FAILED, provider=provider.key,
-                     failure_reason=f"{type(error).__name__}: {error}", detail={"Reason": str(error)})
+        detail = {"Reason": str(error)}
+        if isinstance(error, InvalidDeviceToken):
+            detail["DeviceRemoved"] = bool(await forget_device(tenant_pk, message["recipient"]))
+        if isinstance(error, ProviderConfigError):
+            log.error("provider configuration error (tenant %s, %s): %s", message["tenant_public_id"], channel,
+                      error)
+        await finish(connection, message_pk, MessageStatus.FAILED, provider=provider_key,
+                     failure_reason=f"{type(error).__name__}: {error}", detail=detail)
         return "failed"
-    await finish(connection, message_pk, MessageStatus.SENT, provider=provider.key,
-                 provider_message_id=receipt.provider_message_id, detail={"Provider": provider.key})
+    finally:
+        await providers().close_retired()
+    reported = {name: value for name, value in receipt.detail.items() if name[:1].isupper()}
+    await finish(connection, message_pk, MessageStatus.SENT, provider=provider_key,
+                 provider_message_id=receipt.provider_message_id, detail={"Provider": provider_key, **reported})
     return "sent"
 
 

@@ -1,38 +1,71 @@
 """Which provider delivers a message, per worker process.
 
-Plug-ins are discovered once at worker boot (a broken or duplicate plug-in stops the worker);
-instances are made on first use and kept, so connections are reused. Test-mode messages always
-go to the channel's sink, whatever is configured.
+Plug-ins are discovered once at worker boot (a broken or duplicate plug-in stops the worker).
+A message goes to its tenant's own provider configuration when the tenant has one
+(models/platform/provider_config.py), else to the platform default (``<CHANNEL>_PROVIDER`` with
+``<CHANNEL>_PROVIDER_CONFIG``). Instances are made on first use and kept per (channel, key,
+configuration), so connections are reused; the least recently used are closed beyond
+MAX_INSTANCES. Test-mode messages always go to the channel's sink, whatever is configured.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import OrderedDict
+
+from models.platform.provider_config import ResolvedConfig
 from providers.base import Provider
 from providers.errors import ProviderConfigError
 from providers.registry import discover
 
 SINK = "sink"
+MAX_INSTANCES = 256
 
 
 class ProviderSet:
-    def __init__(self, defaults: dict[str, str]):
+    def __init__(self, defaults: dict[str, str], default_configs: dict[str, dict] | None = None):
         self.available = discover()
         self.defaults = defaults
+        self.default_configs = default_configs or {}
         for channel, key in defaults.items():
             if key not in self.available[channel]:
                 raise ProviderConfigError(
                     f"{channel.upper()}_PROVIDER={key!r} is not an installed {channel} provider "
                     f"(installed: {', '.join(self.available[channel]) or 'none'})")
-        self._instances: dict[tuple[str, str], Provider] = {}
+        self._instances: OrderedDict[tuple[str, str, str], Provider] = OrderedDict()
+        self._retired: list[Provider] = []
+        # A platform default that cannot be built (a missing host, an unreadable key) stops the start.
+        for channel in defaults:
+            self.for_message(channel, "live")
 
-    def for_message(self, channel: str, mode: str) -> Provider:
-        key = SINK if mode == "test" else self.defaults[channel]
-        instance = self._instances.get((channel, key))
+    def for_message(self, channel: str, mode: str, tenant_config: ResolvedConfig | None = None) -> Provider:
+        if mode == "test":
+            key, config = SINK, {}
+        elif tenant_config is not None:
+            key, config = tenant_config.key, tenant_config.config
+            if key not in self.available[channel]:
+                raise ProviderConfigError(f"the account's {channel} provider {key!r} is not installed")
+        else:
+            key, config = self.defaults[channel], self.default_configs.get(channel, {})
+        fingerprint = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
+        slot = (channel, key, fingerprint)
+        instance = self._instances.get(slot)
         if instance is None:
-            instance = self.available[channel][key]()
-            self._instances[(channel, key)] = instance
+            instance = self.available[channel][key](config)
+            self._instances[slot] = instance
+            if len(self._instances) > MAX_INSTANCES:
+                self._retired.append(self._instances.popitem(last=False)[1])
+        else:
+            self._instances.move_to_end(slot)
         return instance
 
+    async def close_retired(self) -> None:
+        while self._retired:
+            await self._retired.pop().close()
+
     async def close(self) -> None:
+        await self.close_retired()
         for instance in self._instances.values():
             await instance.close()
+        self._instances.clear()

@@ -1,12 +1,54 @@
-"""Sender domains and suppressions: what a message is checked against before it goes out."""
+"""Sender domains and suppressions: what a message is checked against before it goes out.
+
+A sender domain gets an RSA-2048 DKIM key pair when it is added (the private key sealed with a
+key derived from SECRET_KEY, see :mod:`models.platform.sealed`) and the DNS records its owner
+publishes: SPF and DKIM (both required for verification), DMARC (optional) and a return-path
+CNAME (recommended). Every verification attempt is a :class:`DomainCheck` row.
+
+Verification state of a domain (docs/providers.md):
+- verified: ``verified_at`` set (the last conclusive check found SPF and DKIM);
+- unverified: never verified, or a conclusive check found the records gone (``verified_at`` cleared);
+- unconfirmed: verified, but the last attempts could not reach DNS and the last conclusive check
+  is older than VERIFICATION_VALIDITY: new sends answer 503 VerificacaoIndisponivel, queued
+  messages still go (the key signing them has not been shown to be withdrawn).
+"""
 
 from __future__ import annotations
+
+import base64
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from enum import StrEnum
 
 from tortoise import fields
 from tortoise.models import Model
 
+from models.platform.sealed import DKIM_KEY, seal, unseal
+
 # Test-mode keys of every tenant may send from this domain; their messages only reach the sinks.
 SANDBOX_DOMAIN = "sandbox.herald.test"
+
+
+# A verified domain whose DNS could not be reached stays usable for this long after its last
+# conclusive check; after that new sends get 503 VerificacaoIndisponivel until DNS answers.
+VERIFICATION_VALIDITY = timedelta(hours=72)
+# Retry-After of that 503: the re-check interval of a domain whose DNS was unreachable.
+UNREACHABLE_RECHECK_SECONDS = 300
+RETURN_PATH_LABEL = "bounces"
+
+
+class SenderState(StrEnum):
+    VERIFIED = "verified"
+    UNVERIFIED = "unverified"
+    UNCONFIRMED = "unconfirmed"
+
+
+class CheckOutcome(StrEnum):
+    VERIFIED = "verified"        # SPF and DKIM found as published
+    FAILED = "failed"            # DNS answered: a required record is missing or different
+    UNREACHABLE = "unreachable"  # DNS did not answer (timeout, SERVFAIL): nothing concluded
 
 
 class SenderDomain(Model):
@@ -15,11 +57,101 @@ class SenderDomain(Model):
     name = fields.CharField(max_length=253)
     verified_at = fields.DatetimeField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
+    # DKIM: selector and key pair (public key as the DKIM TXT p= value; private key sealed PEM).
+    dkim_selector = fields.CharField(max_length=63, default="", db_default="")
+    dkim_public_key = fields.TextField(null=True)
+    dkim_private_key = fields.TextField(null=True)
+    # Publish (and report) a DMARC record too.
+    dmarc = fields.BooleanField(default=False, db_default=False)
+    # Last check that reached DNS, and since when DNS has not answered (null: it answered last time).
+    checked_at = fields.DatetimeField(null=True)
+    unreachable_since = fields.DatetimeField(null=True)
 
     class Meta:
         table = "sender_domains"
         app = "platform"
         unique_together = (("tenant", "name"),)
+
+    @property
+    def verified(self) -> bool:
+        return self.verified_at is not None
+
+    @property
+    def dns_status(self) -> str:
+        return "ok" if self.verified else "pending"
+
+    def state(self, now: datetime | None = None) -> SenderState:
+        if self.verified_at is None:
+            return SenderState.UNVERIFIED
+        now = now or datetime.now(timezone.utc)
+        last_conclusive = self.checked_at or self.verified_at
+        if self.unreachable_since is not None and now - last_conclusive > VERIFICATION_VALIDITY:
+            return SenderState.UNCONFIRMED
+        return SenderState.VERIFIED
+
+    def signing_key(self) -> "DkimKey | None":
+        if not self.dkim_private_key or not self.dkim_selector:
+            return None
+        return DkimKey(self.name, self.dkim_selector, unseal(DKIM_KEY, self.dkim_private_key))
+
+
+class DomainCheck(Model):
+    """One verification attempt of a sender domain and what it found."""
+
+    id = fields.BigIntField(primary_key=True)
+    domain = fields.ForeignKeyField("platform.SenderDomain", related_name="checks", on_delete=fields.CASCADE)
+    outcome = fields.CharField(max_length=12)
+    # Per record: {"Type", "Name", "Found": bool, "Required": bool, "Reason"?}
+    detail: dict = fields.JSONField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "sender_domain_checks"
+        app = "platform"
+        indexes = (("domain_id", "id"),)
+
+
+@dataclass(frozen=True)
+class DkimKey:
+    domain: str
+    selector: str
+    private_key_pem: bytes = b""
+
+    def __repr__(self) -> str:  # never print the key
+        return f"DkimKey({self.domain!r}, {self.selector!r})"
+
+
+def generate_dkim_key() -> tuple[str, bytes]:
+    """A new RSA-2048 pair: (public key as base64 DER for the DKIM p= tag, private key PEM)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
+                                serialization.NoEncryption())
+    der = private.public_key().public_bytes(serialization.Encoding.DER,
+                                            serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(der).decode("ascii"), pem
+
+
+def new_selector(now: datetime | None = None) -> str:
+    return f"herald{(now or datetime.now(timezone.utc)):%Y%m}{secrets.token_hex(2)}"
+
+
+def dns_records(domain: SenderDomain, mail_domain: str) -> list[dict]:
+    """What the domain's owner publishes. SPF and DKIM are required for verification."""
+    records = [
+        {"Purpose": "spf", "Type": "TXT", "Name": domain.name, "Value": f"v=spf1 include:_spf.{mail_domain} ~all",
+         "Required": True},
+        {"Purpose": "dkim", "Type": "TXT", "Name": f"{domain.dkim_selector}._domainkey.{domain.name}",
+         "Value": f"v=DKIM1; k=rsa; p={domain.dkim_public_key}", "Required": True},
+        {"Purpose": "return-path", "Type": "CNAME", "Name": f"{RETURN_PATH_LABEL}.{domain.name}",
+         "Value": f"{RETURN_PATH_LABEL}.{mail_domain}", "Required": False},
+    ]
+    if domain.dmarc:
+        records.append({"Purpose": "dmarc", "Type": "TXT", "Name": f"_dmarc.{domain.name}",
+                        "Value": f"v=DMARC1; p=none; rua=mailto:dmarc@{mail_domain}", "Required": False})
+    return records
 
 
 class Suppression(Model):
@@ -58,3 +190,48 @@ async def sender_domain_verified(tenant_pk: int, mode: str, address: str) -> boo
     if mode == "test" and domain == SANDBOX_DOMAIN:
         return True
     return await SenderDomain.filter(tenant_id=tenant_pk, name=domain, verified_at__isnull=False).exists()
+
+
+async def sender_domain_state(tenant_pk: int, mode: str, address: str) -> SenderState:
+    """Like :func:`sender_domain_verified`, telling apart a verification that cannot be confirmed now."""
+    name = address.rpartition("@")[2]
+    if mode == "test" and name == SANDBOX_DOMAIN:
+        return SenderState.VERIFIED
+    domain = await SenderDomain.get_or_none(tenant_id=tenant_pk, name=name)
+    return domain.state() if domain is not None else SenderState.UNVERIFIED
+
+
+async def signing_key_for(tenant_pk: int, address: str) -> DkimKey | None:
+    """The DKIM key of the sender's domain (None for the sandbox or a domain without one)."""
+    domain = await SenderDomain.get_or_none(tenant_id=tenant_pk, name=address.rpartition("@")[2].lower())
+    return domain.signing_key() if domain is not None else None
+
+
+class DomainError(Exception):
+    """A domain operation refused; the message says why."""
+
+
+_LABEL = r"(?!-)[a-z0-9-]{1,63}(?<!-)"
+
+
+def normalise_domain(name: str) -> str:
+    name = name.strip().rstrip(".").lower()
+    if len(name) > 253 or not re.fullmatch(rf"{_LABEL}(\.{_LABEL})+", name) or name == SANDBOX_DOMAIN:
+        raise DomainError(f"{name!r} is not a domain name that can be added")
+    return name
+
+
+async def add_sender_domain(tenant_pk: int, name: str, *, dmarc: bool = False) -> SenderDomain:
+    """A new, unverified domain with its DKIM key pair; adding an existing one returns it unchanged."""
+    from tortoise.exceptions import IntegrityError
+
+    name = normalise_domain(name)
+    existing = await SenderDomain.get_or_none(tenant_id=tenant_pk, name=name)
+    if existing is not None:
+        return existing
+    public, pem = generate_dkim_key()
+    try:
+        return await SenderDomain.create(tenant_id=tenant_pk, name=name, dkim_selector=new_selector(),
+                                         dkim_public_key=public, dkim_private_key=seal(DKIM_KEY, pem), dmarc=dmarc)
+    except IntegrityError:  # added concurrently
+        return await SenderDomain.get(tenant_id=tenant_pk, name=name)

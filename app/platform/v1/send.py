@@ -17,7 +17,8 @@ from app.platform.gate import principal_of
 from app.platform.principal import Principal
 from app.platform.v1.send_schemas import (IDEMPOTENCY_KEY, EmailBatch, EmailSend, PushSend, SmsSend, WhatsappSend,
                                           sender_address)
-from models.platform.domain import WhatsappTemplate, sender_domain_verified
+from models.platform.domain import (UNREACHABLE_RECHECK_SECONDS, SenderState, WhatsappTemplate,
+                                    sender_domain_state)
 
 bp = Blueprint("v1_send", url_prefix="/v1")
 
@@ -46,7 +47,12 @@ def accepted(request: Request, outcome: Outcome) -> HTTPResponse:
 
 
 async def _check_sender(principal: Principal, source: str) -> None:
-    if not await sender_domain_verified(principal.tenant_pk, principal.mode, sender_address(source)):
+    state = await sender_domain_state(principal.tenant_pk, principal.mode, sender_address(source))
+    if state is SenderState.UNCONFIRMED:
+        # Verified once, but DNS has not answered for longer than the verification stays valid.
+        raise errors.VerificacaoIndisponivel(retry_after=UNREACHABLE_RECHECK_SECONDS,
+                                             details={"Source": "domain verification cannot be confirmed now"})
+    if state is not SenderState.VERIFIED:
         raise errors.RemetenteNaoVerificado(
             f"{sender_address(source)} is not on a verified domain of this account; verify the domain first.",
             details={"Source": "domain not verified"})
@@ -78,15 +84,19 @@ async def send_email_batch(request: Request) -> HTTPResponse:
     header_key = header_idempotency_key(request)
     items: list[tuple[int, Item]] = []
     results: list[dict[str, Any]] = [{"Index": index} for index in range(len(batch.messages))]
-    verified: dict[str, bool] = {}
+    checked: dict[str, errors.HttpError | None] = {}
     for index, raw in enumerate(batch.messages):
         try:
             body = validate(raw, EmailSend)
             sender = sender_address(body.source)
-            if sender not in verified:
-                verified[sender] = await sender_domain_verified(principal.tenant_pk, principal.mode, sender)
-            if not verified[sender]:
-                raise errors.RemetenteNaoVerificado(details={"Source": "domain not verified"})
+            if sender not in checked:
+                try:
+                    await _check_sender(principal, body.source)
+                    checked[sender] = None
+                except errors.HttpError as refusal:
+                    checked[sender] = refusal
+            if checked[sender] is not None:
+                raise checked[sender]
         except errors.HttpError as error:
             results[index]["Error"] = _item_error(error)
             continue
