@@ -14,6 +14,7 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
+from models.platform.events import fanout_sql, message_data_sql
 from models.platform.ids import public_id
 
 
@@ -102,23 +103,36 @@ WITH c AS (
 SELECT c.*, t.public_id AS tenant_public_id, t.effective_quota FROM c JOIN tenants t ON t.id = c.tenant_id
 """
 
-_FINISH = """
+# The webhook events of a transition (models/platform/events.py) are written by the same statement.
+_MESSAGE_COLUMNS = "id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, failure_reason"
+
+_FINISH = f"""
 WITH u AS (
   UPDATE messages SET status = $2, provider = COALESCE($4, provider), provider_message_id = COALESCE($5, provider_message_id),
          failure_reason = $6, lease_until = NULL, next_attempt_at = NULL, updated_at = now()
-  WHERE id = $1 AND status = 'sending' RETURNING id
-)
-INSERT INTO message_events (message_id, type, detail, created_at) SELECT id, $3, $7::jsonb, now() FROM u RETURNING id
+  WHERE id = $1 AND status = 'sending' RETURNING {_MESSAGE_COLUMNS}
+), ev AS (
+  INSERT INTO message_events (message_id, type, detail, created_at) SELECT id, $3, $7::jsonb, now() FROM u RETURNING id
+), wh_source AS (
+  SELECT u.tenant_id, u.mode, u.channel || '.' || u.status AS type, u.id AS message_id,
+         {message_data_sql("u", ", 'Reason', u.failure_reason")} AS data FROM u
+){fanout_sql("wh_source")}
+SELECT id FROM ev
 """
 
-_DEFER = """
+_DEFER = f"""
 WITH u AS (
   UPDATE messages SET status = 'queued', lease_until = NULL, next_attempt_at = now() + make_interval(secs => $2),
          failure_reason = $3, updated_at = now()
-  WHERE id = $1 AND status = 'sending' RETURNING id
-)
-INSERT INTO message_events (message_id, type, detail, created_at)
-SELECT id, 'deferred', jsonb_build_object('Reason', $3::text, 'RetryInSeconds', $2::float), now() FROM u RETURNING id
+  WHERE id = $1 AND status = 'sending' RETURNING {_MESSAGE_COLUMNS}
+), ev AS (
+  INSERT INTO message_events (message_id, type, detail, created_at)
+  SELECT id, 'deferred', jsonb_build_object('Reason', $3::text, 'RetryInSeconds', $2::float), now() FROM u RETURNING id
+), wh_source AS (
+  SELECT u.tenant_id, u.mode, u.channel || '.deferred' AS type, u.id AS message_id,
+         {message_data_sql("u", ", 'Reason', $3::text, 'RetryInSeconds', $2::float")} AS data FROM u
+){fanout_sql("wh_source")}
+SELECT id FROM ev
 """
 
 

@@ -17,6 +17,8 @@ SCOPES: dict[str, str] = {
     "pages:read": "read pages, versions, draft, SEO, domains, media",
     "pages:write": "create and edit pages and media",
     "pages:publish": "publish and unpublish pages",
+    # An addition to the contract's catalog (non-breaking): existing keys do not hold it.
+    "webhooks:manage": "webhook endpoints, their deliveries and events: /v1/webhooks, /v1/events",
 }
 
 # Held by keys made before 2026-10-07: they authenticate, but grant nothing beyond GET /v1/account.
@@ -24,7 +26,7 @@ LEGACY_SCOPES = frozenset({"full_access", "send_only", "emails:*"})
 
 # What the demo key of a fresh `herald up` holds: everything needed to send and look at the result.
 DEMO_SCOPES = ("email:send", "email:read", "sms:send", "push:send", "push:devices", "whatsapp:send",
-               "account:read", "logs:read")
+               "account:read", "logs:read", "webhooks:manage")
 
 # Scopes a publishable (client-side) key may hold.
 READ_ONLY_SCOPES = frozenset({"email:read", "forms:read", "pages:read"})

@@ -1,0 +1,292 @@
+"""Webhooks: endpoints a tenant registers, the events sent to them, each delivery and each attempt.
+
+- :class:`WebhookEndpoint` (``whk_<hex>``): a URL, the event types it receives (``["*"]`` = all),
+  enabled or not, the mode of the key that made it (test-mode messages only reach test-mode
+  endpoints). Its signing secret (``whsec_...``) is sealed at rest (AES-256-GCM, key derived from
+  SECRET_KEY, see :mod:`models.platform.sealed`). During a rotation the previous secret keeps
+  signing until ``previous_secret_expires_at``. The circuit-breaker state lives here too.
+- :class:`WebhookEvent` (``evt_<hex>``): what happened, once, whatever the number of endpoints.
+- :class:`WebhookDelivery` (``whd_<hex>``): one event to one endpoint: ``pending`` until it
+  succeeds, or until the last retry of :data:`RETRY_SCHEDULE` fails (``failed``).
+- :class:`WebhookAttempt`: one HTTP request of a delivery (status code, duration, excerpt).
+
+Also here, because registration and delivery both need it: what a webhook URL may point at
+(:func:`url_problem`, :func:`address_problem`): only http(s) to public addresses.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import secrets
+import socket
+from datetime import datetime, timedelta
+from enum import StrEnum
+from urllib.parse import urlsplit
+
+from tortoise import fields
+from tortoise.models import Model
+
+from models.platform.ids import public_id
+from models.platform.sealed import seal, unseal
+
+WEBHOOK_SECRET = "platform:webhook-signing-secret"
+
+# Delays before each retry (seconds): 1 min, 5 min, 15 min, 1 h, 6 h, 24 h. The first attempt is
+# immediate; after the 7th attempt (the 6th retry) fails, the delivery is ``failed``.
+RETRY_SCHEDULE: tuple[int, ...] = (60, 300, 900, 3600, 6 * 3600, 24 * 3600)
+# Circuit breaker: after this many consecutive failed attempts the endpoint's breaker opens for
+# BREAKER_COOLDOWN seconds (doubling on each failed probe, at most BREAKER_MAX_COOLDOWN); while it is
+# open no request is made to the endpoint, its due deliveries wait.
+BREAKER_THRESHOLD = 5
+BREAKER_COOLDOWN = 300
+BREAKER_MAX_COOLDOWN = 3600
+# An endpoint with no successful attempt for this long (while attempts kept failing) is disabled.
+DISABLE_AFTER = timedelta(days=5)
+# How long the previous secret keeps signing after a rotation, unless the request says otherwise.
+DEFAULT_ROTATION_OVERLAP = 24 * 3600
+MAX_ROTATION_OVERLAP = 7 * 24 * 3600
+MAX_ENDPOINTS_PER_TENANT = 20
+ALL_EVENTS = "*"
+
+
+class DeliveryStatus(StrEnum):
+    PENDING = "pending"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+
+
+class AttemptOutcome(StrEnum):
+    SUCCEEDED = "succeeded"        # 2xx
+    HTTP_ERROR = "http_error"      # any other status, 3xx included (redirects are not followed)
+    TIMEOUT = "timeout"
+    CONNECTION_ERROR = "connection_error"
+    UNSAFE_TARGET = "unsafe_target"  # the name resolved to an address we never connect to
+
+
+def new_endpoint_id() -> str:
+    return public_id("whk")
+
+
+def new_event_id() -> str:
+    return public_id("evt")
+
+
+def new_delivery_id() -> str:
+    return public_id("whd")
+
+
+def all_events() -> list[str]:
+    return [ALL_EVENTS]
+
+
+def new_secret() -> str:
+    return "whsec_" + secrets.token_urlsafe(32)
+
+
+def seal_secret(endpoint_id: str, secret: str) -> str:
+    # The endpoint id is part of the purpose: a sealed secret copied to another row does not open.
+    return seal(f"{WEBHOOK_SECRET}:{endpoint_id}", secret.encode())
+
+
+def open_secret(endpoint_id: str, sealed: str) -> str:
+    return unseal(f"{WEBHOOK_SECRET}:{endpoint_id}", sealed).decode()
+
+
+class WebhookEndpoint(Model):
+    id = fields.BigIntField(primary_key=True)
+    public_id = fields.CharField(max_length=40, unique=True, default=new_endpoint_id)
+    tenant = fields.ForeignKeyField("platform.Tenant", related_name="webhook_endpoints", on_delete=fields.CASCADE)
+    mode = fields.CharField(max_length=4)
+    url = fields.CharField(max_length=2048)
+    description = fields.CharField(max_length=500, default="")
+    # ["*"] for every event type, else the types in the catalog (models/platform/events.py).
+    event_types: list[str] = fields.JSONField(default=all_events)
+    enabled = fields.BooleanField(default=True)
+    disabled_reason = fields.TextField(null=True)
+    disabled_at = fields.DatetimeField(null=True)
+    secret_sealed = fields.TextField()
+    previous_secret_sealed = fields.TextField(null=True)
+    previous_secret_expires_at = fields.DatetimeField(null=True)
+    # Circuit breaker and health.
+    consecutive_failures = fields.IntField(default=0)
+    failing_since = fields.DatetimeField(null=True)
+    breaker_open_until = fields.DatetimeField(null=True)
+    last_success_at = fields.DatetimeField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "webhook_endpoints"
+        app = "platform"
+        indexes = (("tenant_id", "mode", "enabled"),)
+
+    def signing_secrets(self, now: datetime) -> list[str]:
+        """The secrets that sign a request sent at ``now``: the current one, and the previous one
+        while its rotation overlap lasts."""
+        found = [open_secret(self.public_id, self.secret_sealed)]
+        if self.previous_secret_sealed and self.previous_secret_expires_at and self.previous_secret_expires_at > now:
+            found.append(open_secret(self.public_id, self.previous_secret_sealed))
+        return found
+
+    def subscribes_to(self, event_type: str) -> bool:
+        return ALL_EVENTS in self.event_types or event_type in self.event_types
+
+
+class WebhookEvent(Model):
+    id = fields.BigIntField(primary_key=True)
+    public_id = fields.CharField(max_length=40, unique=True, default=new_event_id)
+    tenant = fields.ForeignKeyField("platform.Tenant", related_name="webhook_events", on_delete=fields.CASCADE)
+    mode = fields.CharField(max_length=4)
+    type = fields.CharField(max_length=64)
+    message_id = fields.BigIntField(null=True)
+    data: dict = fields.JSONField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "webhook_events"
+        app = "platform"
+        indexes = (("tenant_id", "mode", "id"),)
+
+
+class WebhookDelivery(Model):
+    id = fields.BigIntField(primary_key=True)
+    public_id = fields.CharField(max_length=40, unique=True, default=new_delivery_id)
+    endpoint = fields.ForeignKeyField("platform.WebhookEndpoint", related_name="deliveries",
+                                      on_delete=fields.CASCADE)
+    event = fields.ForeignKeyField("platform.WebhookEvent", related_name="deliveries", on_delete=fields.CASCADE)
+    tenant_id = fields.BigIntField()
+    status = fields.CharField(max_length=10, default=DeliveryStatus.PENDING.value)
+    attempts = fields.SmallIntField(default=0)
+    next_attempt_at = fields.DatetimeField(null=True)
+    # When the retry job (or the fan-out) last handed it to the broker; see schedules/webhooks.py.
+    enqueued_at = fields.DatetimeField(null=True)
+    lease_until = fields.DatetimeField(null=True)
+    # A manual retry of a finished delivery is one attempt: it ends succeeded or failed, no schedule.
+    one_shot = fields.BooleanField(default=False)
+    last_attempt_at = fields.DatetimeField(null=True)
+    last_status_code = fields.IntField(null=True)
+    last_error = fields.TextField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "webhook_deliveries"
+        app = "platform"
+        indexes = (("endpoint_id", "id"), ("status", "next_attempt_at"))
+
+
+class WebhookAttempt(Model):
+    id = fields.BigIntField(primary_key=True)
+    delivery = fields.ForeignKeyField("platform.WebhookDelivery", related_name="attempt_rows",
+                                      on_delete=fields.CASCADE)
+    number = fields.SmallIntField()
+    started_at = fields.DatetimeField()
+    duration_ms = fields.IntField()
+    outcome = fields.CharField(max_length=20)
+    status_code = fields.IntField(null=True)
+    error = fields.TextField(null=True)
+    # The first bytes of the answer (decoded leniently), to see what the receiver said.
+    response_excerpt = fields.TextField(null=True)
+
+    class Meta:
+        table = "webhook_attempts"
+        app = "platform"
+        indexes = (("delivery_id", "number"),)
+
+
+def retry_delay(attempts_made: int) -> int | None:
+    """Seconds until the next attempt after ``attempts_made`` failed attempts; None: no more."""
+    if 1 <= attempts_made <= len(RETRY_SCHEDULE):
+        return RETRY_SCHEDULE[attempts_made - 1]
+    return None
+
+
+# --- where a webhook may point ------------------------------------------------------------------
+
+_BLOCKED_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
+_BLOCKED_SUFFIXES = (".localhost", ".local", ".internal", ".localdomain", ".home.arpa")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
+_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+
+
+def address_problem(address: ipaddress.IPv4Address | ipaddress.IPv6Address, *,
+                    allow_loopback: bool = False) -> str | None:
+    """Why a webhook must not connect to ``address`` (None when it is a public unicast address).
+
+    Loopback is allowed only with the development flag (WEBHOOKS_ALLOW_LOOPBACK); private,
+    link-local (cloud metadata 169.254.169.254 included), shared, reserved, multicast, IPv6
+    unique-local, and IPv4 embedded in IPv6 (mapped, 6to4, Teredo, NAT64) never are."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return "IPv4-mapped IPv6 addresses are not allowed"
+        if address.sixtofour is not None or address.teredo is not None or address in _NAT64 \
+                or address in _NAT64_LOCAL:
+            return "IPv6 addresses embedding an IPv4 address are not allowed"
+        if address.scope_id:
+            return "scoped IPv6 addresses are not allowed"
+    if address.is_loopback:
+        return None if allow_loopback else "loopback addresses are not allowed"
+    if address.is_unspecified:
+        return "the unspecified address is not allowed"
+    if address.is_link_local:
+        return "link-local addresses (cloud metadata included) are not allowed"
+    if address.is_multicast:
+        return "multicast addresses are not allowed"
+    if isinstance(address, ipaddress.IPv6Address) and address in ipaddress.ip_network("fc00::/7"):
+        return "IPv6 unique-local addresses are not allowed"
+    if address.is_private or address.is_reserved or not address.is_global:
+        return "private or reserved addresses are not allowed"
+    return None
+
+
+def literal_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a host names literally, in any spelling a resolver accepts (``127.1``,
+    ``2130706433``, ``0177.0.0.1``, ``0x7f.0.0.1``, ``[::1]``), or None for a DNS name."""
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        pass
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except (OSError, ValueError):
+        return None
+
+
+def url_problem(url: str, *, allow_loopback: bool = False) -> str | None:
+    """Why ``url`` cannot be a webhook endpoint, judged without DNS (None when it may be).
+
+    Names are resolved (and every address checked again) at each delivery; this refuses what
+    is plainly unsafe: other schemes, credentials in the URL, addresses that are not public,
+    IPv4 written other than as four decimal numbers, local-only names."""
+    if len(url) > 2048:
+        return "must be at most 2048 characters"
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        return f"is not a valid URL ({exc})"
+    if parts.scheme not in ("http", "https"):
+        return "must be an http:// or https:// URL"
+    if parts.username is not None or parts.password is not None:
+        return "must not carry credentials"
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        return "must name a host"
+    if port == 0:
+        return "must not use port 0"
+    address = literal_address(host)
+    if address is not None:
+        if isinstance(address, ipaddress.IPv4Address) and host != str(address):
+            return "must write an IPv4 address as four decimal numbers"
+        problem = address_problem(address, allow_loopback=allow_loopback)
+        return f"points at a forbidden address: {problem}" if problem else None
+    if host in _BLOCKED_NAMES or host.endswith(_BLOCKED_SUFFIXES):
+        if allow_loopback and (host == "localhost" or host.endswith(".localhost")):
+            return None
+        return "points at a local-only host name"
+    labels = host.split(".")
+    if any(not _LABEL.match(label) for label in labels) or labels[-1].isdigit():
+        return "has an invalid host name"
+    return None
