@@ -7,8 +7,9 @@ message is one line naming the variable; entry points print it and exit 2.
 
 from __future__ import annotations
 
+import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
@@ -50,15 +51,28 @@ class Settings:
     reconcile_after_seconds: int
     public_urls: dict[str, str]
     worker_metrics_port: int | None
+    # Providers (docs/providers.md): platform default configuration per channel, the platform's mail
+    # domain (SPF include, return path), the nameservers sender domains are verified against.
+    provider_configs: dict[str, dict] = field(default_factory=dict)
+    mail_domain: str = "herald.test"
+    dns_nameservers: tuple[str, ...] = ()
+    # Webhooks may reach loopback receivers (development and tests only; on by default with HERALD_ENV=test).
+    webhooks_allow_loopback: bool = False
+    # How long an idle worker waits on an empty queue before polling again: bounds pick-up latency.
+    worker_poll_ms: int = 100
+    # Connections each process may open to a system's database (PostgreSQL's own limit is shared).
+    database_pool_max: int = 20
 
-    def worker_metrics_env(self) -> dict[str, str]:
-        """Environment of a `dramatiq` worker for its Prometheus exporter. It must be in place
-        before the Dramatiq CLI starts: the exporter runs in a process forked from the CLI's
-        main process, which never imports our broker module."""
+    def worker_env(self) -> dict[str, str]:
+        """Environment of a `dramatiq` worker process. Dramatiq reads these at import, and its
+        metrics exporter runs in a process forked from the CLI's main process (which never
+        imports our broker module), so they must be in place before the CLI starts."""
+        env = {"dramatiq_worker_timeout": str(self.worker_poll_ms)}
         if self.worker_metrics_port is None:
-            return {}
+            return env
         metrics_dir = str(self.var_dir / "worker-metrics")
         return {
+            **env,
             "dramatiq_prom_db": metrics_dir,
             "PROMETHEUS_MULTIPROC_DIR": metrics_dir,
             "dramatiq_prom_host": self.host,
@@ -212,7 +226,37 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         public_urls=public_urls,
         # 0 turns the worker metrics exporter off.
         worker_metrics_port=_int(env, "WORKER_METRICS_PORT", 9191, 0, 65535) or None,
+        worker_poll_ms=_int(env, "WORKER_POLL_MS", 100, 10, 10_000),
+        database_pool_max=_int(env, "DATABASE_POOL_MAX", 20, 1, 1000),
+        provider_configs={channel: _json_object(env, f"{channel.upper()}_PROVIDER_CONFIG")
+                          for channel in ("email", "sms", "push", "whatsapp")},
+        mail_domain=(text("MAIL_DOMAIN") or "herald.test").lower().rstrip("."),
+        dns_nameservers=tuple(server.strip() for server in (text("DNS_NAMESERVERS") or "").split(",")
+                              if server.strip()),
+        webhooks_allow_loopback=_flag(env, "WEBHOOKS_ALLOW_LOOPBACK", herald_env == "test"),
     )
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw not in ("1", "true", "yes", "0", "false", "no"):
+        raise ConfigError(name, f"must be 1 or 0 (true or false), got {raw!r}")
+    return raw in ("1", "true", "yes")
+
+
+def _json_object(env: Mapping[str, str], name: str) -> dict:
+    raw = env.get(name)
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        raise ConfigError(name, "must be a JSON object") from None
+    if not isinstance(value, dict):
+        raise ConfigError(name, "must be a JSON object")
+    return value
 
 
 @lru_cache(maxsize=1)

@@ -24,7 +24,7 @@ PLATFORM = System(
     8000,
     (
         "/v1/emails", "/v1/sms", "/v1/push", "/v1/whatsapp", "/v1/senders", "/v1/account", "/v1/logs",
-        "/v1/webhooks", "/api/",
+        "/v1/webhooks", "/v1/events", "/callbacks/", "/api/",
     ),
 )
 IDENTITY = System(

@@ -106,7 +106,7 @@ def up() -> int:
         supervisor.add(Child(system.name, serve_argv(system.name, settings.host, port, settings.http_workers), env,
                              log=logs / f"{system.name}.log"))
     supervisor.add(Child("worker", worker_argv(settings.worker_processes, settings.worker_threads),
-                         {**env, **settings.worker_metrics_env()}, log=logs / "worker.log"))
+                         {**env, **settings.worker_env()}, log=logs / "worker.log"))
     supervisor.add(Child("scheduler", scheduler_argv(), env, log=logs / "scheduler.log"))
 
     ready = all(_wait_http(f"http://{settings.host}:{settings.ports[s.name]}/healthz", 60, supervisor)

@@ -12,7 +12,8 @@ from herald.settings import Settings
 from herald.systems import SYSTEMS
 
 
-def tortoise_config(settings: Settings, systems: Iterable[str] | None = None, *, pool_max: int = 20) -> dict:
+def tortoise_config(settings: Settings, systems: Iterable[str] | None = None, *, pool_max: int | None = None) -> dict:
+    pool_max = min(pool_max, settings.database_pool_max) if pool_max else settings.database_pool_max
     names = list(systems) if systems is not None else [system.name for system in SYSTEMS]
     connections = {}
     apps = {}

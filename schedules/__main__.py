@@ -21,6 +21,9 @@ from herald.settings import get_settings
 from models import tortoise_config
 from models.platform.outbox import WAKE_CHANNEL
 from schedules import housekeeping, reconciler  # noqa: F401  (they register their jobs)
+from schedules import dns  # noqa: F401
+from schedules import request_logs  # noqa: F401
+from schedules import webhooks  # noqa: F401
 from schedules.jobs import JOBS
 from schedules.lease import RedisLease
 from schedules.relay import OutboxRelay

@@ -5,3 +5,5 @@ The broker is configured on import (:mod:`tasks.broker`) before any actor module
 
 from tasks.broker import broker  # noqa: F401  (must come first)
 from tasks import delivery  # noqa: E402,F401
+from tasks import dns  # noqa: E402,F401
+from tasks import webhooks  # noqa: E402,F401

@@ -25,7 +25,7 @@ def build_broker(settings: Settings) -> RedisBroker:
     )
     broker.add_middleware(EventLoopResources(settings, ["platform"]))
     if settings.worker_metrics_port is not None:
-        metrics_env = settings.worker_metrics_env()
+        metrics_env = settings.worker_env()
         Path(metrics_env["dramatiq_prom_db"]).mkdir(parents=True, exist_ok=True)
         for name, value in metrics_env.items():  # this process's own gauges write there too
             os.environ.setdefault(name, value)

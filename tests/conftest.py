@@ -57,7 +57,7 @@ async def database(settings) -> AsyncIterator[None]:
     from models import tortoise_config
 
     await migrate(settings)
-    await Tortoise.init(config=tortoise_config(settings, pool_max=5), _enable_global_fallback=True)
+    await Tortoise.init(config=tortoise_config(settings, pool_max=3), _enable_global_fallback=True)
     yield
     await Tortoise.close_connections()
 
@@ -78,17 +78,30 @@ def servers(services, tmp_path_factory) -> Callable[[str], Server]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
-def start_server(services, tmp_path_factory) -> Callable[..., Server]:
-    """A fresh server with environment overrides (for broken-dependency tests); stopped at the end."""
+def _server_starter(services, log_dir):
     started: list[Server] = []
-    log_dir = tmp_path_factory.mktemp("custom-servers")
 
     def start(system: str, **overrides: str) -> Server:
         server = Server(system, {**services.env, **overrides}, log_dir)
         started.append(server)
         return server
 
+    return start, started
+
+
+@pytest.fixture
+def start_server(services, tmp_path_factory) -> Callable[..., Server]:
+    """A fresh server with environment overrides (for broken-dependency tests); stopped after the test."""
+    start, started = _server_starter(services, tmp_path_factory.mktemp("custom-servers"))
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def start_session_server(services, tmp_path_factory) -> Callable[..., Server]:
+    """Like start_server, for a server that session-scoped fixtures share; stopped at the end."""
+    start, started = _server_starter(services, tmp_path_factory.mktemp("session-servers"))
     yield start
     for server in started:
         server.stop()

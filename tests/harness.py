@@ -51,6 +51,8 @@ class Services:
             "HERALD_VAR_DIR": str(self.tmp / "var"),
             "WORKER_METRICS_PORT": "0",
             "LOG_LEVEL": "WARNING",
+            # Many processes share one PostgreSQL (max_connections 100) during a run: small pools.
+            "DATABASE_POOL_MAX": "6",
             # Short bounds so the reconciler's work is visible within a test.
             "RECONCILE_AFTER_SECONDS": "3",
             "DELIVERY_LEASE_SECONDS": "15",

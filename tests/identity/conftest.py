@@ -96,9 +96,9 @@ async def people(identity_url) -> dict[str, Person]:
 
 
 @pytest.fixture(scope="session")
-def proxied_identity(start_server) -> str:
+def proxied_identity(start_session_server) -> str:
     """An identity server behind one trusted proxy hop: X-Forwarded-For is the client address."""
-    return start_server("identity", SANIC_PROXIES_COUNT="1").url
+    return start_session_server("identity", SANIC_PROXIES_COUNT="1").url
 
 
 def from_ip() -> dict[str, str]:
