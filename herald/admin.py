@@ -30,7 +30,10 @@ def tenant_json(tenant: Tenant) -> dict:
             "MonthlyQuota": tenant.monthly_quota, "EffectiveQuota": tenant.effective_quota, "Plan": tenant.plan}
 
 
-def _run(operation: Callable[[], Awaitable[dict]]) -> int:
+def run_operation(operation: Callable[[], Awaitable[dict]],
+                  refusals: tuple[type[Exception], ...] = (AccountError, ScopeError)) -> int:
+    """Run one operator command against the platform database: its result as one JSON object on
+    stdout (exit 0), or a refusal as one line on stderr (exit 1)."""
     with exit_on_config_error():
         config = tortoise_config(get_settings(), ["platform"], pool_max=2)
 
@@ -43,10 +46,10 @@ def _run(operation: Callable[[], Awaitable[dict]]) -> int:
 
     try:
         result = asyncio.run(main())
-    except (AccountError, ScopeError) as error:
+    except refusals as error:
         print(f"herald: {error}", file=sys.stderr)
         return 1
-    print(json.dumps(result))
+    print(json.dumps(result, default=str))
     return 0
 
 
@@ -60,7 +63,7 @@ def cmd_tenant(args: argparse.Namespace) -> int:
 
         async def operation() -> dict:
             return tenant_json(await set_tenant_status(args.tenant_id, status))
-    return _run(operation)
+    return run_operation(operation)
 
 
 def cmd_key(args: argparse.Namespace) -> int:
@@ -76,7 +79,7 @@ def cmd_key(args: argparse.Namespace) -> int:
         async def operation() -> dict:
             key = await revoke_key(args.key_id)
             return {"KeyId": key.public_id, "Revoked": True}
-    return _run(operation)
+    return run_operation(operation)
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:

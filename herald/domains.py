@@ -13,16 +13,10 @@ and prints its public key (the browser's applicationServerKey).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
-import sys
 from typing import Awaitable, Callable
 
-from tortoise import Tortoise
-
-from herald.errors import exit_on_config_error
 from herald.settings import get_settings
-from models import tortoise_config
 
 
 class CommandError(Exception):
@@ -30,25 +24,10 @@ class CommandError(Exception):
 
 
 def _run(operation: Callable[[], Awaitable[dict]]) -> int:
-    with exit_on_config_error():
-        config = tortoise_config(get_settings(), ["platform"], pool_max=2)
-
-    async def main() -> dict:
-        await Tortoise.init(config=config, _enable_global_fallback=True)
-        try:
-            return await operation()
-        finally:
-            await Tortoise.close_connections()
-
+    from herald.admin import run_operation
     from models.platform.domain import DomainError
 
-    try:
-        result = asyncio.run(main())
-    except (CommandError, DomainError) as error:
-        print(f"herald: {error}", file=sys.stderr)
-        return 1
-    print(json.dumps(result, default=str))
-    return 0
+    return run_operation(operation, (CommandError, DomainError))
 
 
 async def _tenant_pk(tenant_id: str) -> int:
