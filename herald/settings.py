@@ -62,6 +62,10 @@ class Settings:
     worker_poll_ms: int = 100
     # Connections each process may open to a system's database (PostgreSQL's own limit is shared).
     database_pool_max: int = 20
+    # The identity server's e-mail (docs/identity.md): an API key with email:send of the operator's
+    # tenant and a sender address on a verified domain of it (`herald up` makes both by default).
+    identity_mail_key: str | None = None
+    identity_mail_from: str | None = None
 
     def worker_env(self) -> dict[str, str]:
         """Environment of a `dramatiq` worker process. Dramatiq reads these at import, and its
@@ -234,6 +238,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         dns_nameservers=tuple(server.strip() for server in (text("DNS_NAMESERVERS") or "").split(",")
                               if server.strip()),
         webhooks_allow_loopback=_flag(env, "WEBHOOKS_ALLOW_LOOPBACK", herald_env == "test"),
+        identity_mail_key=text("IDENTITY_MAIL_KEY"),
+        identity_mail_from=text("IDENTITY_MAIL_FROM"),
     )
 
 

@@ -95,12 +95,17 @@ def up() -> int:
         supervisor.stop_all()
         return 0
     try:
-        notes = _prepare_databases(settings)
+        notes, mail_key = _prepare_databases(settings)
     except Exception as error:  # noqa: BLE001 - say it in one line, stop what we started
         say(f"preparing the databases failed: {error!r}")
         supervisor.stop_all()
         return 1
 
+    if mail_key:  # identity e-mail through the generated test key (docs/identity.md)
+        from herald.bootstrap import IDENTITY_MAIL_FROM
+
+        env["IDENTITY_MAIL_KEY"] = mail_key
+        env["IDENTITY_MAIL_FROM"] = settings.identity_mail_from or IDENTITY_MAIL_FROM
     for system in SYSTEMS:
         port = settings.ports[system.name]
         supervisor.add(Child(system.name, serve_argv(system.name, settings.host, port, settings.http_workers), env,
@@ -118,13 +123,15 @@ def up() -> int:
     return supervisor.watch()
 
 
-def _prepare_databases(settings: Settings) -> list[str]:
-    from herald.bootstrap import first_start
+def _prepare_databases(settings: Settings) -> tuple[list[str], str | None]:
+    """Notes for the operator, and the generated identity e-mail key (None when IDENTITY_MAIL_KEY is set)."""
+    from herald.bootstrap import first_start, identity_mail_key
     from herald.database import migrate
 
-    async def prepare() -> list[str]:
+    async def prepare() -> tuple[list[str], str | None]:
         await migrate(settings)
-        return await first_start(settings)
+        notes = await first_start(settings)
+        return notes, (None if settings.identity_mail_key else await identity_mail_key(settings))
 
     return asyncio.run(prepare())
 

@@ -24,6 +24,7 @@ from schedules import housekeeping, reconciler  # noqa: F401  (they register the
 from schedules import dns  # noqa: F401
 from schedules import request_logs  # noqa: F401
 from schedules import webhooks  # noqa: F401
+from schedules import identity_mail  # noqa: F401
 from schedules.jobs import JOBS
 from schedules.lease import RedisLease
 from schedules.relay import OutboxRelay
@@ -55,7 +56,7 @@ async def run() -> None:
     with exit_on_config_error():
         settings = get_settings()
         redis_url = settings.require_redis_url()
-        config = tortoise_config(settings, ["platform"], pool_max=5)
+        config = tortoise_config(settings, ["platform", "identity"], pool_max=5)
     configure_logging(settings)
     init_sentry(settings)
 

@@ -7,3 +7,4 @@ from tasks.broker import broker  # noqa: F401  (must come first)
 from tasks import delivery  # noqa: E402,F401
 from tasks import dns  # noqa: E402,F401
 from tasks import webhooks  # noqa: E402,F401
+from tasks import identity_mail  # noqa: E402,F401

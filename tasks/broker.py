@@ -23,7 +23,7 @@ def build_broker(settings: Settings) -> RedisBroker:
         # A dead worker's messages come back after this long without a heartbeat.
         heartbeat_timeout=30_000,
     )
-    broker.add_middleware(EventLoopResources(settings, ["platform"]))
+    broker.add_middleware(EventLoopResources(settings, ["platform", "identity"]))
     if settings.worker_metrics_port is not None:
         metrics_env = settings.worker_env()
         Path(metrics_env["dramatiq_prom_db"]).mkdir(parents=True, exist_ok=True)

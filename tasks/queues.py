@@ -11,3 +11,4 @@ class Queue(StrEnum):
     WEBHOOKS = "webhooks"
     DNS = "dns"
     MAINTENANCE = "maintenance"
+    IDENTITY_MAIL = "identity_mail"

@@ -8,6 +8,7 @@
     ├── InvalidCredentials (401)      e-mail and password do not match
     ├── MissingToken / InvalidToken / ExpiredToken (401)   session and service credentials
     ├── TwoFactorFailed / TwoFactorExpired (401)           second step
+    │   └── TwoFactorSuperseded / TwoFactorCodeExpired (401) an e-mailed code replaced by a newer one / too old
     ├── PasskeyRecusada (401)         the authenticator's answer did not verify
     ├── NotFound (404), Conflict (409)
     ├── WeakPassword / UndeclaredRole (422)
@@ -72,6 +73,16 @@ class ExpiredToken(Unauthorized):
 class TwoFactorFailed(Unauthorized):
     code = "TwoFactorFailed"
     message = "The two-factor code is not correct."
+
+
+class TwoFactorSuperseded(TwoFactorFailed):
+    code = "TwoFactorSuperseded"
+    message = "A newer code was sent; use the code from the most recent e-mail."
+
+
+class TwoFactorCodeExpired(TwoFactorFailed):
+    code = "TwoFactorCodeExpired"
+    message = "The code has expired; ask for a new one."
 
 
 class TwoFactorExpired(Unauthorized):

@@ -2,9 +2,9 @@
 
 ``queue`` writes one ``outbox`` row inside the caller's transaction, the same one that writes
 the token the e-mail carries, so neither exists without the other. The body is encrypted at
-rest: it holds a live link token. Draining the outbox (an actor sending through the
-platform's ``POST /v1/emails/send`` with the service credential) is not built yet; see
-docs/identity.md.
+rest: it holds a live link token (or a login code). The scheduler job in
+schedules/identity_mail.py and the actor in tasks/identity_mail.py drain the outbox through the
+platform's ``POST /v1/emails/send``; see docs/identity.md.
 """
 
 from __future__ import annotations
@@ -27,4 +27,9 @@ async def queue(conn: BaseDBAsyncClient, *, kind: str, to: str, subject: str, te
 
 
 def open_payload(row: OutboxEmail) -> dict:
-    return json.loads(crypto.unseal(PURPOSE, row.payload_enc))
+    return open_sealed(row.payload_enc)
+
+
+def open_sealed(payload_enc: bytes) -> dict:
+    """``{"subject", "text", "data"}`` of a sealed outbox body."""
+    return json.loads(crypto.unseal(PURPOSE, payload_enc))

@@ -35,6 +35,9 @@ LOGIN_ACCOUNT = Limit("login:account", 10, 900)
 TWO_FACTOR_IP = Limit("2fa:ip", 50, 600)
 TWO_FACTOR_ACCOUNT = Limit("2fa:account", 5, 300)
 RECOVERY_IP = Limit("recovery:ip", 20, 3600)
+# E-mailed login codes issued (at login and on resend): every issue counts, it sends an e-mail.
+EMAIL_CODE_IP = Limit("2fa-email:ip", 30, 3600)
+EMAIL_CODE_ACCOUNT = Limit("2fa-email:account", 10, 3600)
 RECOVERY_ACCOUNT = Limit("recovery:account", 5, 3600)
 
 

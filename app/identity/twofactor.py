@@ -8,23 +8,29 @@
 - Recovery codes: 10 per generation, ``XXXX-XXXX-XXXX`` from a 32-letter alphabet (60 bits);
   stored as HMAC-SHA256 (key derived from SECRET_KEY, salted by the user); single use; a new
   generation deletes the old one.
+- E-mail code (the second method): at login a 6-digit code is e-mailed through the outbox
+  (sealed), bound to the login's ticket (its nonce), stored as an HMAC; valid
+  :data:`EMAIL_CODE_TTL` seconds, single use, burnt after :data:`EMAIL_CODE_MAX_FAILURES` wrong
+  tries; a resend supersedes the previous code; at most :data:`EMAIL_CODES_PER_TICKET` per ticket,
+  :data:`EMAIL_RESEND_INTERVAL` seconds apart.
 - Ticket: after a correct password on an account with a confirmed factor, the login answers a
-  ticket (signed, :data:`TICKET_TTL` seconds) that, with a valid code, opens the session.
+  ticket (signed, :data:`TICKET_TTL` seconds; :data:`EMAIL_CODE_TTL` for the e-mail method) that,
+  with a valid code, opens the session.
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pyotp
 from pyotp.utils import strings_equal
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
 
-from app.identity import crypto, errors
-from models.identity import RecoveryCode, TotpFactor, TotpStatus, User
+from app.identity import crypto, errors, mail
+from models.identity import EmailCode, EmailFactor, RecoveryCode, TotpFactor, TotpStatus, User
 
 STEP = 30
 GRACE = 10
@@ -35,6 +41,11 @@ RECOVERY_PURPOSE = "recovery-code"
 RECOVERY_COUNT = 10
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ISSUER = "Herald"
+EMAIL_CODE_TTL = 600
+EMAIL_CODE_PURPOSE = "email-code"
+EMAIL_CODE_MAX_FAILURES = 5
+EMAIL_CODES_PER_TICKET = 5
+EMAIL_RESEND_INTERVAL = 30
 
 
 def new_secret() -> tuple[str, bytes]:
@@ -126,8 +137,92 @@ async def check_second_factor(conn: BaseDBAsyncClient, user: User, factor: TotpF
     raise errors.TwoFactorFailed()
 
 
-def issue_ticket(user: User, method: str) -> str:
-    return crypto.sign(TICKET_PURPOSE, {"u": user.public_id, "m": method, "n": secrets.token_hex(8)}, TICKET_TTL)
+def issue_ticket(user: User, method: str, *, nonce: str | None = None, ttl: int = TICKET_TTL) -> str:
+    return crypto.sign(TICKET_PURPOSE, {"u": user.public_id, "m": method, "n": nonce or secrets.token_hex(8)}, ttl)
+
+
+async def method_of(user: User, conn: BaseDBAsyncClient | None = None) -> str | None:
+    """The second factor login asks for: ``totp`` (a confirmed app), ``email``, or None."""
+    if await confirmed_factor(user, conn):
+        return "totp"
+    query = EmailFactor.filter(user=user)
+    if conn is not None:
+        query = query.using_db(conn)
+    return "email" if await query.exists() else None
+
+
+def _email_code_hash(user: User, nonce: str, code: str) -> str:
+    return crypto.keyed_digest(EMAIL_CODE_PURPOSE, f"{user.public_id}:{nonce}:{code}")
+
+
+async def issue_email_code(conn: BaseDBAsyncClient, user: User, nonce: str) -> None:
+    """A new code for the login ``nonce``: the previous one is superseded; the e-mail is queued."""
+    code = f"{secrets.randbelow(10 ** 6):06d}"
+    now = datetime.now(timezone.utc)
+    await EmailCode.filter(user=user, ticket_nonce=nonce, used_at=None, superseded_at=None) \
+        .using_db(conn).update(superseded_at=now)
+    await EmailCode.create(user=user, ticket_nonce=nonce, code_hash=_email_code_hash(user, nonce, code),
+                           expires_at=now + timedelta(seconds=EMAIL_CODE_TTL), using_db=conn)
+    minutes = EMAIL_CODE_TTL // 60
+    await mail.queue(conn, kind="2fa_code", to=user.email, subject=f"Your Herald sign-in code: {code}",
+                     text=f"Your Herald sign-in code is {code}.\nIt works once, for {minutes} minutes. If you did "
+                          "not try to sign in, change your password: someone knows it.",
+                     data={"code": code, "user_id": user.public_id})
+
+
+async def resend_wait(conn: BaseDBAsyncClient, user: User, nonce: str) -> int:
+    """Seconds before another code may be sent for this login (0: now); raises TooManyAttempts at the cap."""
+    codes = await EmailCode.filter(user=user, ticket_nonce=nonce).using_db(conn).order_by("-id") \
+        .select_for_update()
+    if len(codes) >= EMAIL_CODES_PER_TICKET:
+        raise errors.TooManyAttempts(retry_after=EMAIL_CODE_TTL,
+                                     message="No more codes can be sent for this sign-in; log in again.")
+    if codes:
+        elapsed = (datetime.now(timezone.utc) - codes[0].created_at).total_seconds()
+        return max(0, int(EMAIL_RESEND_INTERVAL - elapsed + 0.999))
+    return 0
+
+
+async def consume_email_code(conn: BaseDBAsyncClient, user: User, nonce: str, code: str) -> None:
+    """Accepts the live code of this login once; raises TwoFactorFailed (or Superseded / CodeExpired)."""
+    code = (code or "").strip().replace(" ", "")
+    rows = await EmailCode.filter(user=user, ticket_nonce=nonce).using_db(conn).order_by("-id").select_for_update()
+    now = datetime.now(timezone.utc)
+    live = next((row for row in rows if row.used_at is None and row.superseded_at is None), None)
+    if not (len(code) == 6 and code.isdigit()):
+        matched = None
+    else:
+        digest = _email_code_hash(user, nonce, code)
+        matched = next((row for row in rows if strings_equal(row.code_hash, digest)), None)
+    if matched is not None and matched is live and live.expires_at > now \
+            and live.failures < EMAIL_CODE_MAX_FAILURES:
+        await EmailCode.filter(id=live.id, used_at=None).using_db(conn).update(used_at=now)
+        return
+    if matched is not None and matched.used_at is None and matched.superseded_at is not None:
+        raise errors.TwoFactorSuperseded()
+    if matched is not None and matched.used_at is None and matched.expires_at <= now:
+        raise errors.TwoFactorCodeExpired()
+    if live is not None and matched is None:
+        # Wrong guesses burn the code after a few: the person asks for a new one.
+        live.failures += 1
+        update = {"failures": live.failures}
+        if live.failures >= EMAIL_CODE_MAX_FAILURES:
+            update["superseded_at"] = now
+        await EmailCode.filter(id=live.id).using_db(conn).update(**update)
+    raise errors.TwoFactorFailed()
+
+
+async def check_email_factor(conn: BaseDBAsyncClient, user: User, nonce: str, *, code: str | None,
+                             recovery_code: str | None) -> str:
+    """The method that passed (``email_code`` or ``recovery_code``); raises like check_second_factor."""
+    if not code and not recovery_code:
+        raise errors.TwoFactorMissing()
+    if recovery_code and await consume_recovery_code(conn, user, recovery_code):
+        return "recovery_code"
+    if code:
+        await consume_email_code(conn, user, nonce, code)
+        return "email_code"
+    raise errors.TwoFactorFailed()
 
 
 def open_ticket(ticket: str) -> dict:

@@ -52,8 +52,11 @@ class Outcome:
     error: errors.HttpError | None = None
 
 
-def body_hash(body: dict[str, Any]) -> str:
-    """Hash of a request body with field order and IdempotencyKey ignored."""
+def body_hash(body: dict[str, Any], key: str | None) -> str:
+    """Hash of a request body with field order and IdempotencyKey ignored; only an idempotent
+    request is ever compared, so without a key there is nothing to compute."""
+    if key is None:
+        return ""
     canonical = {key: value for key, value in body.items() if key != "IdempotencyKey"}
     return hashlib.sha256(json.dumps(canonical, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 

@@ -26,6 +26,35 @@ class TotpFactor(Model):
         table = "totp_factors"
 
 
+class EmailFactor(Model):
+    """The e-mail method of the second factor: at login a one-time code goes to the user's address."""
+
+    id = fields.BigIntField(primary_key=True)
+    user = fields.OneToOneField("identity.User", related_name="email_factor", on_delete=fields.CASCADE)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "email_factors"
+
+
+class EmailCode(Model):
+    """One e-mailed login code, bound to the login's challenge ticket (its nonce); only an HMAC is kept."""
+
+    id = fields.BigIntField(primary_key=True)
+    user = fields.ForeignKeyField("identity.User", related_name="email_codes", on_delete=fields.CASCADE)
+    ticket_nonce = fields.CharField(max_length=32)
+    code_hash = fields.CharField(max_length=64)  # HMAC-SHA256 with a key derived from SECRET_KEY
+    created_at = fields.DatetimeField(auto_now_add=True)
+    expires_at = fields.DatetimeField()
+    used_at = fields.DatetimeField(null=True)
+    superseded_at = fields.DatetimeField(null=True)  # a newer code was sent for the same ticket
+    failures = fields.IntField(default=0)
+
+    class Meta:
+        table = "email_codes"
+        indexes = (("user_id", "ticket_nonce"),)
+
+
 class RecoveryCode(Model):
     id = fields.BigIntField(primary_key=True)
     user = fields.ForeignKeyField("identity.User", related_name="recovery_codes", on_delete=fields.CASCADE)

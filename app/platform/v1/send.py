@@ -62,7 +62,7 @@ def _email_item(body: EmailSend, key: str | None, raw: dict[str, Any]) -> Item:
     content = body.content()
     drafts = [Draft(address, role, body.source, body.message.subject.data, content, body.tags)
               for address, role in body.recipients()]
-    return Item(drafts, key, body_hash(raw))
+    return Item(drafts, key, body_hash(raw, key))
 
 
 @bp.post("/emails/send", ctx_scope="email:send")
@@ -127,7 +127,8 @@ async def send_sms(request: Request) -> HTTPResponse:
     raw, body = _body(request, SmsSend)
     key = header_idempotency_key(request) or body.idempotency_key
     drafts = [Draft(number, "to", body.from_, None, {"Body": body.body}, body.tags) for number in _unique(body.to)]
-    [outcome] = await accept(principal, "sms", "sms.send", [Item(drafts, key, body_hash(raw))], compare_bodies=True)
+    item = Item(drafts, key, body_hash(raw, key))
+    [outcome] = await accept(principal, "sms", "sms.send", [item], compare_bodies=True)
     request.app.ctx.wakeup.poke()
     return accepted(request, outcome)
 
@@ -144,7 +145,8 @@ async def send_push(request: Request) -> HTTPResponse:
     content = {"Title": body.notification.title, "Body": body.notification.body, "Data": body.data}
     drafts = [Draft(token, "device", None, body.notification.title, content, body.tags)
               for token in _unique(body.device_tokens)]
-    [outcome] = await accept(principal, "push", "push.send", [Item(drafts, key, body_hash(raw))], compare_bodies=True)
+    item = Item(drafts, key, body_hash(raw, key))
+    [outcome] = await accept(principal, "push", "push.send", [item], compare_bodies=True)
     request.app.ctx.wakeup.poke()
     return accepted(request, outcome)
 
@@ -159,7 +161,7 @@ async def send_whatsapp(request: Request) -> HTTPResponse:
     else:
         content = {"Body": body.body}
     drafts = [Draft(number, "to", None, None, content, body.tags) for number in _unique(body.to)]
-    [outcome] = await accept(principal, "whatsapp", "whatsapp.send", [Item(drafts, key, body_hash(raw))],
+    [outcome] = await accept(principal, "whatsapp", "whatsapp.send", [Item(drafts, key, body_hash(raw, key))],
                              compare_bodies=True)
     request.app.ctx.wakeup.poke()
     return accepted(request, outcome)

@@ -1,0 +1,107 @@
+"""Identity e-mail: a job that hands the identity server's unsent e-mails to the workers.
+
+The identity server writes each e-mail (verification, password reset, login code) as a row of
+its own ``outbox`` table in the transaction of the token it carries. Every RUN_SECONDS this job
+finds the rows that are due and enqueues ``identity_mail.send`` for each (through platform
+outbox rows, like every job; the relay publishes them):
+
+- due: not sent, ``next_attempt_at`` reached (NULL: at once), not leased by a worker, and not
+  handed over already for this attempt (``enqueued_at`` NULL or older than ``next_attempt_at``),
+  or handed over more than REENQUEUE_AFTER ago and still unsent (the broker lost the message,
+  its retries ran out, a worker died): nothing waits forever;
+- the claim is ``SELECT ... FOR UPDATE SKIP LOCKED`` in an identity transaction that also marks
+  ``enqueued_at``, so two schedulers (a leader change mid-run) never hand a row over twice. The
+  platform outbox rows are written before the identity commit; should the process die between
+  the two, the row is handed over again later, and the actor's lease, ``sent_at`` and the
+  Idempotency-Key make the repeat harmless.
+
+Without IDENTITY_MAIL_KEY (or IDENTITY_MAIL_FROM) nothing is handed over: rows wait, and a warning
+is logged at most once per WARN_EVERY seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+
+from tortoise import connections
+from tortoise.transactions import in_transaction
+
+from schedules.jobs import job
+
+log = logging.getLogger("herald.identity_mail")
+
+ACTOR = "identity_mail.send"
+QUEUE = "identity_mail"
+RUN_SECONDS = 2
+LIMIT = 500
+REENQUEUE_AFTER = timedelta(minutes=10)
+WARN_EVERY = 60.0
+
+_DUE = """
+SELECT id FROM outbox
+WHERE sent_at IS NULL
+  AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+  AND (lease_until IS NULL OR lease_until < now())
+  AND (enqueued_at IS NULL OR enqueued_at < COALESCE(next_attempt_at, created_at)
+       OR enqueued_at < now() - make_interval(secs => $1))
+  {only}
+ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
+"""
+
+_last_warning = 0.0
+
+
+def configured(settings) -> bool:
+    return bool(settings.identity_mail_key and settings.identity_mail_from)
+
+
+def warn_unconfigured(pending: int | None = None) -> None:
+    """Log that identity e-mail is waiting for its credential, at most once per WARN_EVERY."""
+    global _last_warning
+    if time.monotonic() - _last_warning < WARN_EVERY:
+        return
+    _last_warning = time.monotonic()
+    waiting = f" ({pending} e-mail(s) waiting)" if pending is not None else ""
+    log.warning("identity e-mail is not sent: IDENTITY_MAIL_KEY and IDENTITY_MAIL_FROM must both be set%s; "
+                "the e-mails wait in the identity outbox", waiting)
+
+
+async def enqueue_due(only: list[int] | None = None) -> int:
+    """Hand every due identity e-mail to the workers; how many were. ``only`` limits to these rows."""
+    params: list = [REENQUEUE_AFTER.total_seconds(), LIMIT]
+    only_sql = ""
+    if only is not None:
+        only_sql = "AND id = ANY($3::bigint[])"
+        params.append(only)
+    async with in_transaction("identity") as conn:
+        rows = await conn.execute_query_dict(_DUE.format(only=only_sql), params)
+        if not rows:
+            return 0
+        ids = [row["id"] for row in rows]
+        await connections.get("platform").execute_query(
+            "INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
+            "SELECT $1, $2, jsonb_build_array(id), 0, now() FROM unnest($3::bigint[]) AS id",
+            [ACTOR, QUEUE, ids])
+        await conn.execute_query("UPDATE outbox SET enqueued_at = now() WHERE id = ANY($1::bigint[])", [ids])
+    log.info("enqueued %d identity e-mail(s)", len(ids))
+    return len(ids)
+
+
+async def pending_count() -> int:
+    rows = await connections.get("identity").execute_query_dict(
+        "SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL")
+    return int(rows[0]["n"])
+
+
+@job("identity_mail.enqueue", every_seconds=RUN_SECONDS)
+async def enqueue_job(runtime) -> None:
+    if not configured(runtime.settings):
+        if time.monotonic() - _last_warning >= WARN_EVERY:
+            warn_unconfigured(await pending_count())
+        return
+    if await enqueue_due():
+        runtime.wakeup()
+
+
