@@ -33,6 +33,27 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+CLAIM_KEY = "herald:test:claimed"
+
+
+def _claim_alive(owner: str) -> bool:
+    try:
+        os.kill(int(owner), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def flush_redis(url: str) -> None:
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
 class Services:
     """PostgreSQL and Redis for the run, plus the environment every subprocess inherits."""
 
@@ -90,25 +111,24 @@ class Services:
 
     @staticmethod
     def _redis_database(url: str) -> str:
-        """A logical database nobody uses (empty), so flushing it at the end harms no one."""
+        """A logical database for this run: an empty one, or one claimed by a test run whose process
+        is gone (a run that was killed); flushed when the run ends, so nobody else's data is touched."""
         base = url.rsplit("/", 1)[0] if url.count("/") > 2 else url
         for index in range(15, 0, -1):
             candidate = f"{base}/{index}"
             client = redis.Redis.from_url(candidate)
             try:
-                if client.dbsize() == 0:
-                    client.set("herald:test:claimed", "1")
-                    return candidate
+                claim = client.get(CLAIM_KEY)
+                if client.dbsize() == 0 or (claim is not None and not _claim_alive(claim.decode())):
+                    client.flushdb()
+                    if client.set(CLAIM_KEY, f"{os.getpid()}", nx=True):
+                        return candidate
             finally:
                 client.close()
-        raise RuntimeError("no empty Redis logical database (1-15) is free for the test run")
+        raise RuntimeError("no free Redis logical database (1-15) for the test run")
 
     def close(self) -> None:
-        client = redis.Redis.from_url(self.redis_url)
-        try:
-            client.flushdb()
-        finally:
-            client.close()
+        flush_redis(self.redis_url)
         for child in self.children:
             child.send_signal(signal.SIGINT)
             try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from sanic import Request
 from tortoise.transactions import in_transaction
 
@@ -25,6 +27,33 @@ async def password_step(request: Request, email: str, password: str) -> User:
     return user
 
 
+async def challenge(request: Request, user: User) -> dict | None:
+    """The second-step challenge after a correct password (None without a factor): ``ticket``,
+    ``ticket_expires_in``, ``methods``. With the e-mail method the code is e-mailed now."""
+    method = await twofactor.method_of(user)
+    if method is None:
+        return None
+    if method == "totp":
+        return {"ticket": twofactor.issue_ticket(user, "password"), "ticket_expires_in": twofactor.TICKET_TTL,
+                "methods": ["totp", "recovery_code"]}
+    nonce = secrets.token_hex(8)
+    await send_email_code(request, user, nonce)
+    return {"ticket": twofactor.issue_ticket(user, "password", nonce=nonce, ttl=twofactor.EMAIL_CODE_TTL),
+            "ticket_expires_in": twofactor.EMAIL_CODE_TTL, "methods": ["email_code", "recovery_code"]}
+
+
+async def send_email_code(request: Request, user: User, nonce: str) -> None:
+    """E-mail a (new) code for the login ``nonce``; throttled per account and IP, capped per login."""
+    limits = ((throttle.EMAIL_CODE_ACCOUNT, user.public_id), (throttle.EMAIL_CODE_IP, throttle.client_ip(request)))
+    await throttle.check(request, *limits)
+    async with in_transaction("identity") as conn:
+        wait = await twofactor.resend_wait(conn, user, nonce)
+        if wait:
+            raise errors.TooManyAttempts(retry_after=wait, message=f"A code was just sent; wait {wait} s.")
+        await twofactor.issue_email_code(conn, user, nonce)
+    await throttle.fail(request, *limits)  # every issue counts: each sends an e-mail
+
+
 async def second_step(request: Request, ticket: str, code: str | None, recovery_code: str | None
                       ) -> tuple[Session, str, User]:
     payload = twofactor.open_ticket(ticket)
@@ -36,18 +65,24 @@ async def second_step(request: Request, ticket: str, code: str | None, recovery_
     user = await User.get_or_none(public_id=payload["u"])
     if user is None:
         raise errors.TwoFactorExpired()
+    failed: errors.TwoFactorFailed | None = None
     async with in_transaction("identity") as conn:
-        factor = await twofactor.confirmed_factor(user, conn)
-        if factor is None:  # the factor was removed since the password step
+        kind = await twofactor.method_of(user, conn)
+        if kind is None:  # the factor was removed since the password step
             raise errors.TwoFactorExpired()
         try:
-            method = await twofactor.check_second_factor(conn, user, factor, code=code, recovery_code=recovery_code)
-        except errors.TwoFactorFailed:
-            failed = True
+            if kind == "totp":
+                factor = await twofactor.confirmed_factor(user, conn)
+                method = await twofactor.check_second_factor(conn, user, factor, code=code,
+                                                             recovery_code=recovery_code)
+            else:
+                method = await twofactor.check_email_factor(conn, user, payload.get("n") or "", code=code,
+                                                            recovery_code=recovery_code)
+        except errors.TwoFactorFailed as exc:
+            failed = exc  # the transaction still commits: a wrong e-mail code counts against it
         else:
-            failed = False
             session, token = await open_session(conn, user, request, f"{payload['m']}+{method}")
-    if failed:
+    if failed is not None:
         await throttle.fail(request, *limits)
-        raise errors.TwoFactorFailed()
+        raise failed
     return session, token, user

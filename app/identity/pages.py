@@ -59,12 +59,15 @@ def login_form(request_blob: str, client_name: str, *, email: str = "", error: s
     return page("Sign in", body, status)
 
 
-def code_form(request_blob: str, ticket: str, *, error: str | None = None, status: int = 200) -> HTTPResponse:
-    body = (f"<p>Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>"
+def code_form(request_blob: str, ticket: str, *, error: str | None = None, status: int = 200,
+              by_email: bool = False) -> HTTPResponse:
+    where = "we just e-mailed to you" if by_email else "from your authenticator app"
+    body = (f"<p>Enter the 6-digit code {where}, or one of your recovery codes.</p>"
             f"{_error(error)}"
             f'<form method="post" action="/authorize">'
             f'<input type="hidden" name="request" value="{escape(request_blob)}">'
             f'<input type="hidden" name="step" value="totp">'
+            f'<input type="hidden" name="by_email" value="{1 if by_email else 0}">'
             f'<input type="hidden" name="ticket" value="{escape(ticket)}">'
             f'<label for="code">Authentication code</label>'
             f'<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*"'

@@ -13,7 +13,7 @@ import asyncpg
 
 from herald.database import drop_databases, migrate
 from herald.settings import load_settings, replace_database
-from tests.harness import ROOT, Process, Server, Services, free_port
+from tests.harness import ROOT, Process, Server, Services, flush_redis, free_port
 
 
 class Stack:
@@ -22,6 +22,7 @@ class Stack:
         port = free_port()
         self.tmp = tmp
         self.database_url = replace_database(services.database_url, name)
+        self.own_redis = redis_url is None
         self.redis_url = redis_url or Services._redis_database(services.redis_url)
         self.env = {**services.env, "PLATFORM_DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
                     "HERALD_VAR_DIR": str(tmp / "var"), "PLATFORM_PORT": str(port),
@@ -40,6 +41,8 @@ class Stack:
         if self.server:
             self.server.stop()
         await drop_databases(load_settings(self.env), ["platform"])
+        if self.own_redis:
+            flush_redis(self.redis_url)
 
     def serve(self) -> Server:
         self.server = Server("platform", self.env, self.tmp / "logs", int(self.env["PLATFORM_PORT"]))

@@ -56,11 +56,8 @@ def session_answer(request: Request, session: Session, token: str, user: User) -
 async def login_route(request: Request) -> HTTPResponse:
     body = read_body(request, LoginBody)
     user = await login.password_step(request, body.email, body.password)
-    if await twofactor.confirmed_factor(user):
-        return reply(request, {
-            "two_factor_required": True, "token": None, "ticket": twofactor.issue_ticket(user, "password"),
-            "ticket_expires_in": twofactor.TICKET_TTL, "methods": ["totp", "recovery_code"],
-        })
+    if (challenge := await login.challenge(request, user)) is not None:
+        return reply(request, {"two_factor_required": True, "token": None, **challenge})
     async with in_transaction("identity") as conn:
         session, token = await open_session(conn, user, request, "password")
     return session_answer(request, session, token, user)

@@ -14,7 +14,7 @@ from sanic.response import json as json_response
 from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
-from app.identity import crypto, errors, keys, login, oauth, pages, passkeys, twofactor
+from app.identity import crypto, errors, keys, login, oauth, pages, passkeys
 from app.identity.credentials import bearer
 from app.identity.sessions import TOKEN_PREFIX, is_live, open_session, revoke, session_of_token
 from models.identity import AuthorizationCode, OAuthClient, RefreshToken, Session, User
@@ -117,8 +117,12 @@ async def authorize_submit(request: Request) -> HTTPResponse:
                 user = await login.password_step(request, email, form.get("password") or "")
             except errors.HttpError as exc:
                 return pages.login_form(blob, client.name, email=email, error=exc.message, status=exc.status)
-            if await twofactor.confirmed_factor(user):
-                return pages.code_form(blob, twofactor.issue_ticket(user, "password"))
+            try:
+                challenge = await login.challenge(request, user)
+            except errors.HttpError as exc:
+                return pages.login_form(blob, client.name, email=email, error=exc.message, status=exc.status)
+            if challenge is not None:
+                return pages.code_form(blob, challenge["ticket"], by_email="email_code" in challenge["methods"])
             async with in_transaction("identity") as conn:
                 session, _ = await open_session(conn, user, request, "password")
         elif step == "totp":
@@ -129,7 +133,8 @@ async def authorize_submit(request: Request) -> HTTPResponse:
             except (errors.TwoFactorExpired, errors.InvalidInput) as exc:
                 return pages.login_form(blob, client.name, error=exc.message, status=exc.status)
             except errors.HttpError as exc:
-                return pages.code_form(blob, ticket, error=exc.message, status=exc.status)
+                return pages.code_form(blob, ticket, error=exc.message, status=exc.status,
+                                       by_email=form.get("by_email") == "1")
         elif step == "passkey":
             try:
                 user = await passkeys.finish_login(request, form.get("challenge_id") or "",
