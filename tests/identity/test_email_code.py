@@ -154,3 +154,13 @@ async def test_the_login_page_asks_for_the_emailed_code(http):
                                                "ticket": hidden(form.text, "ticket"),
                                                "code": await last_code(person)})
     assert done.status_code == 303 and done.headers["location"].startswith(REDIRECT + "?code=")
+
+
+async def test_the_second_factor_address_cannot_be_moved_without_the_password(http):
+    person = await email_person(http, "move")
+    moved = await http.patch(f"/v1/users/{person.id}", json={"email": f"elsewhere-{person.email}"},
+                             headers=person.auth)
+    assert moved.status_code == 409
+    assert moved.json()["error"]["details"] == {"email": "second factor address"}
+    renamed = await http.patch(f"/v1/users/{person.id}", json={"name": "Still Me"}, headers=person.auth)
+    assert renamed.status_code == 200

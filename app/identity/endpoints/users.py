@@ -16,6 +16,7 @@ from app.identity.bodies import SnakeBody, check_email, normalize_email, read_bo
 from app.identity.endpoints.auth import queue_verification
 from app.identity.sessions import require_session, user_json
 from models.identity import User
+from models.identity.factors import EmailFactor
 
 bp = Blueprint("identity_users")
 
@@ -93,6 +94,12 @@ async def patch_user(request: Request, user_id: str) -> HTTPResponse:
             if body.email is not None:
                 email = check_email(body.email)
                 if normalize_email(email) != user.email_key:
+                    if await EmailFactor.filter(user_id=user.id).using_db(conn).exists():
+                        # The address receives the login codes: moving it would move the second factor
+                        # without the password. The factor goes off first (POST /v1/2fa/disable).
+                        raise errors.Conflict(
+                            "This address receives the sign-in codes; turn the e-mail second factor off "
+                            "(with the password) before changing it.", details={"email": "second factor address"})
                     if await User.filter(email_key=normalize_email(email)).using_db(conn).exists():
                         raise await _email_taken()
                     user.email_key = normalize_email(email)
