@@ -17,3 +17,12 @@ async def prune_outbox(runtime) -> None:
 async def prune_idempotency(runtime) -> None:
     await connections.get("platform").execute_query(
         "DELETE FROM idempotency_records WHERE expires_at < now() - interval '1 hour'")
+
+
+@job("domain_checks.prune", every_seconds=3600)
+async def prune_domain_checks(runtime) -> None:
+    # A verified domain is re-checked every few hours: keep 30 days of history, and always each
+    # domain's latest attempt.
+    await connections.get("platform").execute_query(
+        "DELETE FROM sender_domain_checks c WHERE c.created_at < now() - interval '30 days' "
+        "AND c.id <> (SELECT max(id) FROM sender_domain_checks l WHERE l.domain_id = c.domain_id)")

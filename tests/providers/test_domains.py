@@ -173,3 +173,20 @@ async def test_a_test_key_sees_the_sandbox_domain(sender, platform):
     response = await platform.get("/v1/senders", headers=sender.headers)
     assert response.json()["Domains"][0] == {"Name": "sandbox.herald.test", "Verified": True,
                                              "UsableFor": ["emails/send"], "DnsStatus": "ok"}
+
+
+async def test_old_domain_checks_are_pruned_but_the_latest_kept(make_account):
+    from datetime import datetime, timedelta, timezone
+
+    from models.platform.domain import DomainCheck, SenderDomain
+    from schedules.housekeeping import prune_domain_checks
+    from tests.platform.conftest import verify_domain
+
+    account = await make_account()
+    await verify_domain(account.tenant_id, "pruned.example")
+    domain = await SenderDomain.get(name="pruned.example", tenant__public_id=account.tenant_id)
+    old = datetime.now(timezone.utc) - timedelta(days=40)
+    checks = [await DomainCheck.create(domain=domain, outcome="verified", detail={}) for _ in range(3)]
+    await DomainCheck.filter(id__in=[c.id for c in checks]).update(created_at=old)
+    await prune_domain_checks(None)
+    assert [c.id for c in await DomainCheck.filter(domain=domain)] == [checks[-1].id]
