@@ -65,6 +65,19 @@ class Result:
         }
 
 
+def merge(results: list[Result]) -> Result:
+    """Several runs of the same load as one (their times add up)."""
+    merged = Result()
+    for result in results:
+        merged.latencies += result.latencies
+        merged.errors += result.errors
+        merged.elapsed += result.elapsed
+        merged.cpu_seconds += result.cpu_seconds
+        for status, count in result.statuses.items():
+            merged.statuses[status] = merged.statuses.get(status, 0) + count
+    return merged
+
+
 async def closed_loop(host: str, port: int, request: bytes, concurrency: int, seconds: float, expected: int,
                       warmup: float = 0.0) -> Result:
     """`concurrency` connections, each sending the next request as soon as the last is answered."""

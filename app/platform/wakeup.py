@@ -1,7 +1,8 @@
 """A nudge to the outbox relay after a commit, so it need not wait for its next sweep.
 
-One Redis PUBLISH per event-loop turn at most, however many sends committed in it; if the
-nudge is lost (Redis down), the relay's sweep still finds the rows a moment later.
+At most one Redis PUBLISH per COALESCE_SECONDS, however many sends committed meanwhile (at a
+thousand sends a second that is a hundred nudges, not a thousand round trips); if the nudge is
+lost (Redis down), the relay's sweep still finds the rows a moment later.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import redis.asyncio as aioredis
 
 from models.platform.outbox import WAKE_CHANNEL as CHANNEL
 log = logging.getLogger("herald.wakeup")
+
+COALESCE_SECONDS = 0.01
 
 
 class RelayWakeup:
@@ -26,7 +29,7 @@ class RelayWakeup:
             asyncio.get_running_loop().create_task(self._publish())
 
     async def _publish(self) -> None:
-        await asyncio.sleep(0)  # let the other commits of this turn join the same nudge
+        await asyncio.sleep(COALESCE_SECONDS)  # commits of the next few milliseconds join this nudge
         self._pending = False
         try:
             await self.client.publish(CHANNEL, b"1")

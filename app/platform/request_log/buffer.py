@@ -138,8 +138,8 @@ def build_row(record: Captured, keys: dict[str, tuple[int, str, str, str]]) -> d
         return None
     request_json = _json(record.request_body)
     response_json = _json(record.response_body)
-    request_body, request_cut = redact_body(record.request_body, route=record.route)
-    response_body, response_cut = redact_body(record.response_body, route=record.route)
+    request_body, request_cut = redact_body(record.request_body, route=record.route, document=request_json)
+    response_body, response_cut = redact_body(record.response_body, route=record.route, document=response_json)
     query = redact_query(record.args, record.known_query) if record.args else None
     return {
         "id": new_log_id(record.created_at),

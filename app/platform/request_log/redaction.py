@@ -223,13 +223,20 @@ def cut(text: str, limit: int = MAX_BODY_BYTES) -> tuple[str, bool]:
     return raw[:limit].decode(errors="ignore"), True
 
 
-def redact_body(body: bytes | None, *, route: str | None = None) -> tuple[str | None, bool]:
-    """A request or response body as it may be stored: (redacted text or None, truncated)."""
+_UNPARSED = object()
+
+
+def redact_body(body: bytes | None, *, route: str | None = None, document: Any = _UNPARSED) -> tuple[str | None, bool]:
+    """A request or response body as it may be stored: (redacted text or None, truncated).
+    ``document`` is the body already parsed (None when it is not JSON), to parse it only once."""
     if not body:
         return None, False
-    try:
-        document = json.loads(body)
-    except ValueError:
+    if document is _UNPARSED:
+        try:
+            document = json.loads(body)
+        except ValueError:
+            document = None
+    if document is None:
         return marker(body), False
     redacted = redact(document, device_tokens=route in DEVICE_TOKEN_ROUTES)
     return cut(json.dumps(redacted, ensure_ascii=False, separators=(",", ":")))
