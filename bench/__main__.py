@@ -87,6 +87,7 @@ class Bench:
         self.args = args
         self.tmp = Path(tempfile.mkdtemp(prefix="herald-bench-"))
         self.children: list[subprocess.Popen] = []
+        self.services_started: list[subprocess.Popen] = []  # embedded PostgreSQL and Redis, stopped last
         self.memory = Memory()
         self.run_id = secrets.token_hex(3)
         self.env: dict[str, str] = {}
@@ -101,13 +102,14 @@ class Bench:
             server = EmbeddedPostgres(self.tmp, free_port())
             server.prepare()
             command = server.command()
-            self.spawn("postgres", command.argv, os.environ.copy(), user=command.user)
+            self.services_started.append(self.spawn("postgres", command.argv, os.environ.copy(),
+                                                    user=command.user))
             server.wait_ready()
             database_url = server.url
         if not redis_url:
             server = EmbeddedRedis(self.tmp, free_port())
             server.prepare()
-            self.spawn("redis", server.command().argv, os.environ.copy())
+            self.services_started.append(self.spawn("redis", server.command().argv, os.environ.copy()))
             server.wait_ready()
             redis_url = server.url
         redis_url = self._free_redis_db(redis_url)
@@ -365,9 +367,15 @@ class Bench:
         return str(out.relative_to(ROOT))
 
     def close(self) -> dict[str, float]:
+        """Stop what the bench started, but the embedded servers (see close_services)."""
         for process in reversed(self.children):
-            self.stop(process)
+            if process not in self.services_started:
+                self.stop(process)
         return self.memory.stop()
+
+    def close_services(self) -> None:
+        for process in reversed(self.services_started):
+            self.stop(process)
 
 
 def machine() -> dict:
@@ -431,6 +439,7 @@ def main() -> int:
             if bench.env:
                 asyncio.run(bench.drop_database())
         finally:
+            bench.close_services()
             if completed:
                 shutil.rmtree(bench.tmp, ignore_errors=True)
             else:
