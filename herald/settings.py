@@ -62,6 +62,8 @@ class Settings:
     worker_poll_ms: int = 100
     # Connections each process may open to a system's database (PostgreSQL's own limit is shared).
     database_pool_max: int = 20
+    # Requests per minute one client address may make to the identity server's auth endpoints.
+    auth_ip_limit: int = 1000
     # The identity server's e-mail (docs/identity.md): an API key with email:send of the operator's
     # tenant and a sender address on a verified domain of it (`herald up` makes both by default).
     identity_mail_key: str | None = None
@@ -232,6 +234,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         worker_metrics_port=_int(env, "WORKER_METRICS_PORT", 9191, 0, 65535) or None,
         worker_poll_ms=_int(env, "WORKER_POLL_MS", 100, 10, 10_000),
         database_pool_max=_int(env, "DATABASE_POOL_MAX", 20, 1, 1000),
+        auth_ip_limit=_int(env, "AUTH_IP_LIMIT", 1000, 1, 10_000_000),
         provider_configs={channel: _json_object(env, f"{channel.upper()}_PROVIDER_CONFIG")
                           for channel in ("email", "sms", "push", "whatsapp")},
         mail_domain=(text("MAIL_DOMAIN") or "herald.test").lower().rstrip("."),

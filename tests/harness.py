@@ -74,6 +74,9 @@ class Services:
             "LOG_LEVEL": "WARNING",
             # Many processes share one PostgreSQL (max_connections 100) during a run: small pools.
             "DATABASE_POOL_MAX": "6",
+            # Every test talks to the identity server from 127.0.0.1: its per-address limit is tested
+            # on a server of its own (tests/identity/test_protection.py).
+            "AUTH_IP_LIMIT": "1000000",
             # Short bounds so the reconciler's work is visible within a test.
             "RECONCILE_AFTER_SECONDS": "3",
             "DELIVERY_LEASE_SECONDS": "15",

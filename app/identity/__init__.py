@@ -11,7 +11,8 @@ from sanic import HTTPResponse, Request, Sanic
 from app.http import health
 from app.http.envelope import render
 from app.http.factory import MiB, build_app
-from app.identity import authz as authorization, errors, keys, passwords
+from app.http.ratelimit import RateLimiter
+from app.identity import authz as authorization, errors, keys, passwords, throttle
 from app.identity.endpoints import auth, authz, clients, oidc, passkeys, twofactor, users
 from herald.systems import IDENTITY
 
@@ -29,6 +30,12 @@ def create_app() -> Sanic:
         return render(request, errors.InvalidRequest(f"The request body is larger than {BODY_LIMIT} bytes."))
 
     app.error_handler.add(sanic.exceptions.PayloadTooLarge, too_large)
+
+    @app.before_server_start
+    async def auth_limiter(app: Sanic) -> None:
+        app.ctx.auth_limiter = RateLimiter(app.ctx.redis, prefix="identity:rl")
+
+    app.on_request(throttle.auth_rate, priority=50)
 
     @app.before_server_start
     async def prepare(app: Sanic) -> None:

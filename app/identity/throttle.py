@@ -90,3 +90,18 @@ async def reset(request: Request, *pairs: tuple[Limit, str]) -> None:
         await request.app.ctx.redis.delete(*(_key(limit, subject) for limit, subject in pairs))
     except Exception as exc:  # noqa: BLE001
         log.warning("throttle reset skipped: %r", exc)
+
+
+# The auth endpoints as a whole, per client address (spec "Limits": 1000 a minute), besides the
+# failure throttles above. Counted on every request, successes included.
+AUTH_PATHS = ("/v1/auth/", "/v1/2fa/", "/v1/passkeys/", "/authorize", "/token")
+AUTH_WINDOW = 60
+
+
+async def auth_rate(request: Request) -> None:
+    if not request.path.startswith(AUTH_PATHS):
+        return
+    limit = request.app.ctx.settings.auth_ip_limit
+    decision = await request.app.ctx.auth_limiter.hit(f"auth-ip:{client_ip(request)}", limit, AUTH_WINDOW)
+    if not decision.allowed:
+        raise errors.TooManyAttempts(retry_after=decision.retry_after, headers=decision.headers())

@@ -12,7 +12,7 @@ from sanic import HTTPResponse, Request, Sanic
 
 from app.http import errors
 from app.platform.principal import KeyDirectory, Principal
-from app.platform.ratelimit import RateLimiter
+from app.http.ratelimit import RateLimiter
 from app.platform.usage_buffer import UsageBuffer
 from models.platform.api_key import KEY_PATTERN
 from models.platform.plans import rate_limit_for

@@ -78,3 +78,18 @@ async def test_login_takes_the_same_time_for_known_and_unknown_users(proxied_ide
         known_median, unknown_median = statistics.median(known), statistics.median(unknown)
         assert unknown_median > 0.1  # a bcrypt check ran for the unknown e-mail too
         assert abs(known_median - unknown_median) < 0.25 * max(known_median, unknown_median), (known, unknown)
+
+
+async def test_auth_endpoints_are_limited_per_address_successes_included(start_server):
+    server = start_server("identity", SANIC_PROXIES_COUNT="1", AUTH_IP_LIMIT="5")
+    crowd, other = {"X-Forwarded-For": "10.9.9.9"}, {"X-Forwarded-For": "10.9.9.10"}
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        statuses = [(await http.get("/v1/auth/validate", headers=crowd)).status_code for _ in range(7)]
+        limited = await http.get("/v1/auth/validate", headers=crowd)
+        elsewhere = await http.get("/v1/auth/validate", headers=other)
+        not_auth = await http.get("/.well-known/openid-configuration", headers=crowd)
+    assert statuses[:5] == [401] * 5 and statuses[5:] == [429, 429]
+    assert limited.json()["error"]["code"] == "TooManyAttempts"
+    assert limited.headers["X-RateLimit-Limit"] == "5" and int(limited.headers["Retry-After"]) >= 1
+    assert elsewhere.status_code == 401  # another address has its own count
+    assert not_auth.status_code == 200  # discovery is not an auth endpoint
