@@ -5,7 +5,7 @@ from __future__ import annotations
 from sanic import Blueprint, HTTPResponse, Request
 from tortoise import connections
 
-from app.http.responses import reply
+from app.http.responses import iso, reply
 from app.platform.gate import ANY_KEY, principal_of
 from models.platform.usage import period_of, totals
 
@@ -30,12 +30,11 @@ async def usage(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     period = period_of()
     counts = await totals(connections.get("platform"), principal.tenant_pk, period)
-    updated = counts["updated_at"]
     return reply(request, {"Usage": {
         "Period": period,
         "EmailsSent": int(counts["emails_sent"]),
         "SmsSent": int(counts["sms_sent"]),
         "PushSent": int(counts["push_sent"]),
         "ApiCalls": int(counts["api_calls"]),
-        "UpdatedAt": updated.isoformat().replace("+00:00", "Z") if updated else None,
+        "UpdatedAt": iso(counts["updated_at"]),
     }})

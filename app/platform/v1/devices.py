@@ -19,7 +19,7 @@ from tortoise import connections
 from app.http import errors
 from app.http.bodies import Body, parse_body
 from app.http.query import int_param
-from app.http.responses import reply
+from app.http.responses import iso, reply
 from app.platform.gate import principal_of
 from models.platform.device import Device, DevicePlatform, upsert_device
 
@@ -36,13 +36,9 @@ class DeviceRegistration(Body):
     metadata: dict[str, Annotated[str, Field(max_length=1024)]] | None = None
 
 
-def _iso(moment) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
-
-
 def device_json(device: Device) -> dict[str, Any]:
     return {"DeviceId": device.public_id, "Token": device.token, "Platform": device.platform,
-            "CreatedAt": _iso(device.created_at), "UpdatedAt": _iso(device.updated_at)}
+            "CreatedAt": iso(device.created_at), "UpdatedAt": iso(device.updated_at)}
 
 
 def _check_web_token(token: str) -> None:

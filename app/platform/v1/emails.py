@@ -6,7 +6,6 @@ or an SMS, answers 404 exactly like a missing one.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from sanic import Blueprint, HTTPResponse, Request
@@ -14,7 +13,7 @@ from tortoise.expressions import Q
 
 from app.http import errors
 from app.http.query import int_param
-from app.http.responses import reply
+from app.http.responses import iso, reply
 from app.platform.gate import principal_of
 from models.platform.message import Message, MessageEvent, MessageStatus
 
@@ -23,10 +22,6 @@ bp = Blueprint("v1_emails", url_prefix="/v1/emails")
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 STATUSES = [status.value for status in MessageStatus]
-
-
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
 def summary(message: Message) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from tortoise.expressions import Q
 
 from app.http import errors
 from app.http.cursors import open_cursor, sign_cursor
+from app.http import responses
 from app.http.responses import reply
 from app.platform.gate import principal_of
 from app.platform.principal import Principal
@@ -42,9 +43,7 @@ def invalid(name: str, reason: str) -> errors.ValidationError:
 
 
 def iso(moment: datetime | None) -> str | None:
-    if moment is None:
-        return None
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    return responses.iso(moment, "microseconds")
 
 
 def summary(row: RequestLog) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from app.http import errors
 from app.http.bodies import load_json, validate
 from app.http.responses import reply
-from app.platform.accept import Draft, Item, Outcome, accept, body_hash
+from app.platform.accept import Draft, Item, accept, body_hash
 from app.platform.gate import principal_of
 from app.platform.principal import Principal
 from app.platform.v1.send_schemas import (IDEMPOTENCY_KEY, EmailBatch, EmailSend, PushSend, SmsSend, WhatsappSend,
@@ -38,7 +38,11 @@ def _body(request: Request, model: type[BaseModel]) -> tuple[dict[str, Any], Any
     return raw, validate(raw, model)
 
 
-def accepted(request: Request, outcome: Outcome) -> HTTPResponse:
+async def send_one(request: Request, channel: str, item: Item, *, compare_bodies: bool) -> HTTPResponse:
+    """Accept one request's messages, nudge the relay, answer 202 (or the item's error)."""
+    [outcome] = await accept(principal_of(request), channel, f"{channel}.send", [item],
+                             compare_bodies=compare_bodies)
+    request.app.ctx.wakeup.poke()
     if outcome.error is not None:
         raise outcome.error
     return reply(request, {"MessageId": outcome.message_ids[0] if outcome.message_ids else None,
@@ -72,9 +76,7 @@ async def send_email(request: Request) -> HTTPResponse:
     key = header_idempotency_key(request) or body.idempotency_key
     await _check_sender(principal, body.source)
     # E-mail replays the original answer without comparing bodies (contract rule 3).
-    [outcome] = await accept(principal, "email", "email.send", [_email_item(body, key, raw)], compare_bodies=False)
-    request.app.ctx.wakeup.poke()
-    return accepted(request, outcome)
+    return await send_one(request, "email", _email_item(body, key, raw), compare_bodies=False)
 
 
 @bp.post("/emails/batch", ctx_scope="email:send")
@@ -123,19 +125,14 @@ def _item_error(error: errors.HttpError) -> dict[str, Any]:
 
 @bp.post("/sms/send", ctx_scope="sms:send")
 async def send_sms(request: Request) -> HTTPResponse:
-    principal = principal_of(request)
     raw, body = _body(request, SmsSend)
     key = header_idempotency_key(request) or body.idempotency_key
     drafts = [Draft(number, "to", body.from_, None, {"Body": body.body}, body.tags) for number in _unique(body.to)]
-    item = Item(drafts, key, body_hash(raw, key))
-    [outcome] = await accept(principal, "sms", "sms.send", [item], compare_bodies=True)
-    request.app.ctx.wakeup.poke()
-    return accepted(request, outcome)
+    return await send_one(request, "sms", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
 
 
 @bp.post("/push/send", ctx_scope="push:send")
 async def send_push(request: Request) -> HTTPResponse:
-    principal = principal_of(request)
     raw = load_json(request, max_bytes=MAX_SEND_BYTES)
     if isinstance(raw, dict) and "Topic" in raw:
         raise errors.ValidationError("Topic sending is not supported; send to DeviceTokens.",
@@ -145,10 +142,7 @@ async def send_push(request: Request) -> HTTPResponse:
     content = {"Title": body.notification.title, "Body": body.notification.body, "Data": body.data}
     drafts = [Draft(token, "device", None, body.notification.title, content, body.tags)
               for token in _unique(body.device_tokens)]
-    item = Item(drafts, key, body_hash(raw, key))
-    [outcome] = await accept(principal, "push", "push.send", [item], compare_bodies=True)
-    request.app.ctx.wakeup.poke()
-    return accepted(request, outcome)
+    return await send_one(request, "push", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
 
 
 @bp.post("/whatsapp/send", ctx_scope="whatsapp:send")
@@ -161,10 +155,7 @@ async def send_whatsapp(request: Request) -> HTTPResponse:
     else:
         content = {"Body": body.body}
     drafts = [Draft(number, "to", None, None, content, body.tags) for number in _unique(body.to)]
-    [outcome] = await accept(principal, "whatsapp", "whatsapp.send", [Item(drafts, key, body_hash(raw, key))],
-                             compare_bodies=True)
-    request.app.ctx.wakeup.poke()
-    return accepted(request, outcome)
+    return await send_one(request, "whatsapp", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
 
 
 async def _template_content(principal: Principal, slug: str, variables: dict[str, str]) -> dict[str, Any]:

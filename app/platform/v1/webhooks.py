@@ -26,6 +26,7 @@ from app.http import errors
 from app.http.bodies import Body, load_json, parse_body, validate
 from app.http.cursors import open_cursor, sign_cursor
 from app.http.query import int_param
+from app.http import responses
 from app.http.responses import no_content, reply
 from app.platform.gate import principal_of
 from app.platform.principal import Principal
@@ -66,8 +67,7 @@ class TestEvent(Body):
 
 
 def iso(moment: datetime | None) -> str | None:
-    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z") \
-        if moment else None
+    return responses.iso(moment, "milliseconds")
 
 
 def _now() -> datetime:
