@@ -4,6 +4,10 @@
 A sink honours the idempotency key like a provider that supports one: the record is created
 exclusively, so a message delivered again after an unknown outcome is recorded once, and the
 second delivery gets the first receipt back.
+
+Every call is also appended to ``<var>/sink/<channel>/calls.log`` as it arrives, repeats
+included, one JSON line each (``{"MessageId", "IdempotencyKey", "At"}``): what a real provider
+would have been asked to do, which the exclusive record hides. Tests count provider calls there.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from providers.base import EmailProvider, Outgoing, PushProvider, Receipt, SmsProvider, WhatsappProvider
+
+CALLS_LOG = "calls.log"
 
 
 class _Sink:
@@ -28,6 +34,7 @@ class _Sink:
         return path
 
     async def send(self, message: Outgoing) -> Receipt:
+        self._note_call(message)
         record = {
             "MessageId": message.message_id, "TenantId": message.tenant_id, "Channel": message.channel,
             "To": message.recipient, "From": message.sender, "Subject": message.subject,
@@ -39,13 +46,29 @@ class _Sink:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
-            # Seen before: deliver nothing, but keep a trace of the repeated attempt.
-            with open(self.directory / "repeated-attempts.log", "a") as log:
-                log.write(message.message_id + "\n")
+            # Seen before: deliver nothing (the call is in calls.log).
             return Receipt(receipt.provider_message_id, {**receipt.detail, "duplicate": True})
         with os.fdopen(fd, "w") as out:
             json.dump(record, out)
         return receipt
+
+    def _note_call(self, message: Outgoing) -> None:
+        line = json.dumps({"MessageId": message.message_id, "IdempotencyKey": message.idempotency_key,
+                           "At": datetime.now(timezone.utc).isoformat()}) + "\n"
+        # One write of one short line with O_APPEND: whole lines, whichever process or thread writes.
+        fd = os.open(self.directory / CALLS_LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
+
+
+def read_calls(directory: Path) -> list[dict]:
+    """The calls a sink received, in order, from its channel directory (``<var>/sink/<channel>``)."""
+    path = Path(directory) / CALLS_LOG
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line]
 
 
 class EmailSink(_Sink, EmailProvider):

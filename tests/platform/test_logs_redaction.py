@@ -1,17 +1,37 @@
-"""The redaction rules of request logs, one table row per rule (spec "Request log record")."""
+"""The redaction rules of request logs, one table row per rule (spec "Request log record"), and how
+a body is cut (the time a hostile body may take is tested in test_logs_bounded.py)."""
 
 import hashlib
 import json
+import random
+import re
+from datetime import datetime, timezone
 
 import pytest
 
-from app.platform.request_log.redaction import (MAX_BODY_BYTES, REDACTED, REDACTION_VERSION, cut, marker, redact,
-                                                redact_body, redact_query, scrub)
+from app.platform.principal import Principal
+from app.platform.request_log.body import MAX_TOKENS, cut, redact_body
+from app.platform.request_log.buffer import build_row
+from app.platform.request_log.capture import Captured
+from app.platform.request_log.redaction import (MAX_BODY_BYTES, REDACTED, REDACTION_VERSION, marker,
+                                                redact_query, scrub)
 
 
 def mark(text: str) -> str:
     raw = text.encode()
     return f"[redacted len={len(raw)} sha256={hashlib.sha256(raw).hexdigest()[:16]}]"
+
+
+def cut_mark(rest: str) -> str:
+    raw = rest.encode()
+    return f"[cut len={len(raw)} sha256={hashlib.sha256(raw).hexdigest()[:16]}]"
+
+
+def redact(document, route: str | None = None):
+    """A document as the log stores it, parsed back (for documents well under the size limit)."""
+    stored = redact_body(json.dumps(document).encode(), route=route)
+    assert not stored.truncated
+    return json.loads(stored.text)
 
 
 KEY = "sk_live_" + "ab12" * 12
@@ -54,6 +74,12 @@ CORPUS = [
     ("ssn", {"doc": "ssn 123-45-6789"}, {"doc": f"ssn {REDACTED}"}),
     ("ids and dates are kept", {"MessageId": "msg_4111111111111111aa", "At": "2026-10-07T12:00:00Z"},
      {"MessageId": "msg_4111111111111111aa", "At": "2026-10-07T12:00:00Z"}),
+    ("jwt glued to a word, jwts in one run", {"a": f"x{JWT}", "b": f"{JWT}.{JWT}"},
+     {"a": f"x{REDACTED}", "b": f"{REDACTED}.{REDACTED}"}),
+    ("secrets in field names", {"Tags": {KEY: "v", "4111 1111 1111 1111": 1}},
+     {"Tags": {REDACTED: "v", REDACTED: 1}}),
+    ("an overlong field name holds a secret", {"Tags": {"k" * 300: "plain"}},
+     {"Tags": {"k" * 300: REDACTED}}),
     # --- message content -----------------------------------------------------------------------
     ("subject", {"Subject": {"Data": "Quarterly results", "Charset": "UTF-8"}},
      {"Subject": {"Data": mark("Quarterly results"), "Charset": "UTF-8"}}),
@@ -75,6 +101,8 @@ CORPUS = [
      {"to": ["d***@z.com"], "cc": "e***@z.com", "bcc": []}),
     ("phone numbers", {"To": ["+5511987654321"], "phone": "+14155550123"},
      {"To": ["+5**********21"], "phone": "+1********23"}),
+    ("a phone number sent as a json number", {"To": [5511987654321], "Phone": 14155550123},
+     {"To": ["55*********21"], "Phone": "14*******23"}),
     ("device tokens", {"DeviceTokens": ["fcm-token-abcdef123456"]}, {"DeviceTokens": ["fcm-***"]}),
     ("a listed message's recipient", {"Messages": [{"To": "zed@example.com", "Subject": "Hi"}]},
      {"Messages": [{"To": "z***@example.com", "Subject": mark("Hi")}]}),
@@ -90,7 +118,7 @@ def test_redaction_corpus(name, document, expected):
 
 
 def test_a_device_token_is_masked_on_the_device_routes_and_secret_elsewhere():
-    assert redact({"Token": "apns-0123456789abcdef"}, device_tokens=True) == {"Token": "apns***"}
+    assert redact({"Token": "apns-0123456789abcdef"}, route="/v1/push/devices") == {"Token": "apns***"}
     assert redact({"Token": "apns-0123456789abcdef"}) == {"Token": REDACTED}
 
 
@@ -99,26 +127,92 @@ def test_the_marker_is_length_in_bytes_and_16_hex_of_sha256():
 
 
 def test_a_body_that_is_not_json_is_kept_only_as_its_marker():
-    raw = b'{"Subject": "secret plans", broken'
-    assert redact_body(raw) == (marker(raw), False)
-    assert redact_body(b"") == (None, False) and redact_body(None) == (None, False)
+    for raw in (b'{"Subject": "secret plans", broken', b'{"a": 1} trailing', b"NaN", b"\xff\xfe\xfa"):
+        assert redact_body(raw).text == marker(raw) and not redact_body(raw).truncated
+    assert redact_body(b"").text is None and redact_body(None).text is None
 
 
-def test_bodies_above_16_kib_after_redaction_are_cut():
+def test_escapes_and_lone_surrogates_stay_valid_utf8():
+    stored = redact_body(b'{"Tags": {"a": "caf\\u00e9 \\ud800 \\n"}}')
+    stored.text.encode()  # PostgreSQL refuses a raw surrogate: it is kept escaped
+    assert json.loads(stored.text) == {"Tags": {"a": "caf\u00e9 \ud800 \n"}}
+
+
+def rest_from(raw: str, head: str) -> int:
+    """Where, in a body of ``{"Tags": {"t<n>": "v…"}}``, the value of the last name shown starts."""
+    name = re.findall(r'"(t\d+)":', head)[-1]
+    return raw.index(f'"{name}": ') + len(f'"{name}": ')
+
+
+def test_bodies_above_16_kib_after_redaction_are_cut_and_the_rest_kept_as_its_hash():
     small = {"Tags": {f"t{i}": "v" * 200 for i in range(10)}}
-    text, truncated = redact_body(json.dumps(small).encode())
-    assert not truncated and json.loads(text) == small
+    stored = redact_body(json.dumps(small).encode())
+    assert not stored.truncated and json.loads(stored.text) == small
     big = {"Tags": {f"t{i}": "v" * 200 for i in range(200)}}
-    text, truncated = redact_body(json.dumps(big).encode())
-    assert truncated and len(text.encode()) == MAX_BODY_BYTES
+    raw = json.dumps(big)
+    stored = redact_body(raw.encode())
+    assert stored.truncated and len(stored.text.encode()) <= MAX_BODY_BYTES
+    head, rest_mark = re.fullmatch(r"(.*)(\[cut len=\d+ sha256=[0-9a-f]{16}\])", stored.text).groups()
+    assert len(head.encode()) > MAX_BODY_BYTES - 100
+    # The rest is the body from the first value not kept whole: the string shown in part.
+    assert rest_mark == cut_mark(raw[rest_from(raw, head):])
+    assert re.search(r'"v{0,199}$', head)
     # Content is redacted before the size is measured: a 1 MB html is a short marker.
-    text, truncated = redact_body(json.dumps({"Html": "x" * 1_000_000}).encode())
-    assert not truncated and json.loads(text) == {"Html": mark("x" * 1_000_000)}
+    stored = redact_body(json.dumps({"Html": "x" * 1_000_000}).encode())
+    assert not stored.truncated and json.loads(stored.text) == {"Html": mark("x" * 1_000_000)}
+
+
+def test_a_body_is_read_only_as_far_as_it_is_kept():
+    # Past the limit a body is not read at all: JSON broken there is not even seen.
+    raw = json.dumps({"Tags": {f"t{i}": "v" * 100 for i in range(500)}})[:-2] + ", oops"
+    stored = redact_body(raw.encode())
+    assert stored.truncated and stored.text.startswith('{"Tags":{"t0":"vvv')
+    head = stored.text[:stored.text.rindex("[cut")]
+    assert stored.text.endswith(cut_mark(raw[rest_from(raw, head):]))
+    # A body of many tiny values stops after MAX_TOKENS tokens, short of the size limit.
+    stored = redact_body(json.dumps([0] * (MAX_TOKENS * 2)).encode())
+    assert stored.truncated and stored.text.startswith("[" + "0," * (MAX_TOKENS - 2) + "0[cut len=")
+    # A secret's container is skipped, however large, and the reading stops there.
+    stored = redact_body(json.dumps({"password": [[1, 2]] * MAX_TOKENS, "After": "x"}).encode())
+    assert stored.truncated and stored.text.startswith('{"password":"[REDACTED]"[cut len=')
+
+
+def test_a_secret_across_the_cut_is_never_shown_in_part():
+    """A long string is cut before it is scrubbed: a secret that straddles the cut, too long for the
+    margin kept past it, is dropped whole rather than shown without the part that makes it one."""
+    long_jwt = "eyJ" + "a" * 3000 + ".eyJ" + "b" * 3000 + ".sig"
+    for lead in range(MAX_BODY_BYTES - 3100, MAX_BODY_BYTES, 97):
+        text = "w " * (lead // 2) + long_jwt + " and " + KEY + " after"
+        stored = redact_body(json.dumps({"Note": text}).encode())
+        assert stored.truncated
+        assert "eyJ" not in stored.text and "aaaa" not in stored.text and "sk_live" not in stored.text, lead
 
 
 def test_cutting_never_splits_a_character():
     text, truncated = cut("é" * 10, limit=5)
     assert truncated and text == "éé"
+    stored = redact_body(json.dumps({"Tags": {"a": "é" * MAX_BODY_BYTES}}, ensure_ascii=False).encode())
+    assert stored.truncated and stored.text.encode().decode() == stored.text
+
+
+def test_the_top_level_fields_asked_for_are_read_as_sent():
+    body = json.dumps({"Messages": [{"IdempotencyKey": "inner"}], "IdempotencyKey": "idem-1"}).encode()
+    assert redact_body(body, fields=frozenset({"IdempotencyKey"})).fields == {"IdempotencyKey": "idem-1"}
+    assert redact_body(json.dumps([{"IdempotencyKey": "x"}]).encode(),
+                       fields=frozenset({"IdempotencyKey"})).fields == {}
+
+
+OLD_JWT = re.compile(r"eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*")
+
+
+def test_the_linear_jwt_scan_finds_what_the_plain_pattern_found():
+    """The scan replaced a pattern that backtracks quadratically; on short strings (where that does
+    not matter) both must redact the same spans."""
+    rng = random.Random(12)
+    alphabet = ["eyJ", "e", "y", "J", ".", "a", "-", "_", " ", "=", "Z9"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        assert scrub(text) == scrub(OLD_JWT.sub(REDACTED, text)), text
 
 
 def test_only_known_query_parameters_are_kept_search_text_as_a_marker():
@@ -133,5 +227,14 @@ def test_scrub_leaves_ordinary_text_alone():
     assert scrub(text) == text
 
 
-def test_the_version_is_stored_with_each_record():
-    assert REDACTION_VERSION == 1
+def test_each_row_carries_the_version_that_redacted_it():
+    principal = Principal(1, "key_1", "k", ("email:send",), "live", False, False, 7, "tnt_1", "T", "active", "",
+                          None)
+    request_body = json.dumps({"Subject": "s", "IdempotencyKey": "idem-7", "Note": KEY}).encode()
+    record = Captured(datetime.now(timezone.utc), 1.0, "POST", "/v1/emails/send", "/v1/emails/send", (), None,
+                      202, principal, None, None, "req_1", "0" * 32, request_body, b'{"MessageIds": ["msg_1"]}')
+    row = build_row(record, {})
+    assert row["redaction_version"] == REDACTION_VERSION
+    assert json.loads(row["request_body"]) == {"Subject": mark("s"), "IdempotencyKey": "idem-7",
+                                               "Note": REDACTED}
+    assert row["idempotency_key"] == "idem-7" and row["message_ids"] == '["msg_1"]'

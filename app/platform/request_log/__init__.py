@@ -2,7 +2,11 @@
 
 ``install(app)`` wires them into the platform app: a response middleware captures each
 keyed /v1 request into the process's :class:`RequestLogBuffer`; a task writes the buffer in
-batches; a graceful stop flushes it. The request never waits for the log write.
+batches, redacting on a thread of its own; a graceful stop flushes it. The request never
+waits for the log write.
+
+Modules: ``capture`` (the request path), ``buffer`` (the writer), ``body`` (a body read and
+redacted in bounded time), ``tokens`` (JSON one token at a time), ``redaction`` (the rules).
 """
 
 from __future__ import annotations
@@ -11,11 +15,13 @@ import logging
 
 from sanic import HTTPResponse, Request, Sanic
 
+from app.platform.request_log.body import RedactedBody, redact_body
 from app.platform.request_log.buffer import RequestLogBuffer
 from app.platform.request_log.capture import Captured, capture
 from app.platform.request_log.redaction import REDACTION_VERSION
 
-__all__ = ["Captured", "REDACTION_VERSION", "RequestLogBuffer", "capture", "install"]
+__all__ = ["Captured", "REDACTION_VERSION", "RedactedBody", "RequestLogBuffer", "capture", "install",
+           "redact_body"]
 
 log = logging.getLogger("herald.request_log")
 
@@ -40,6 +46,7 @@ def install(app: Sanic) -> None:
     async def stop_request_logs(app: Sanic) -> None:
         await app.cancel_task(TASK, raise_exception=False)
         await buffer.flush()
+        buffer.close()
 
     @app.on_response(priority=0)
     async def capture_request(request: Request, response: HTTPResponse) -> None:

@@ -1,12 +1,15 @@
 """The request-log writer: captured requests gather in the process and are written in batches.
 
 Nothing here runs on the request path. Every FLUSH_SECONDS (sooner when BATCH_ROWS are
-waiting) the flush task turns captured requests into rows (key resolution, redaction, error
-code, message ids) and writes them with one multi-row INSERT per BATCH_ROWS rows. A graceful
-stop flushes what is left. If the database refuses, rows stay queued and are retried; a
-batch refused FAILURES_BEFORE_DROP times in a row is dropped and logged, so one bad row
-cannot block the log. At most MAX_PENDING records wait; beyond that new records are dropped
-and counted in the log (the API keeps answering either way).
+waiting, or WAKE_BYTES of bodies) the flush task turns captured requests into rows (key
+resolution, redaction, error code, message ids) and writes them with one multi-row INSERT per
+BATCH_ROWS rows. Rows are built on a thread of their own, never on the event loop, and each
+body is read only as far as it is kept (:mod:`.body`), so no request body can hold up the API.
+A graceful stop flushes what is left. If the database refuses, rows stay queued and are
+retried; a batch refused FAILURES_BEFORE_DROP times in a row is dropped and logged, so one bad
+row cannot block the log. At most MAX_PENDING records and MAX_PENDING_BYTES of bodies wait;
+beyond either, new records are dropped and counted in the log (the API keeps answering either
+way).
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ import asyncio
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tortoise import connections
 
+from app.platform.request_log.body import redact_body
 from app.platform.request_log.capture import Captured
-from app.platform.request_log.redaction import REDACTION_VERSION, redact_body, redact_query, scrub
+from app.platform.request_log.redaction import REDACTION_VERSION, redact_query, scrub
 from app.platform.v1.send_schemas import IDEMPOTENCY_KEY
 from models.platform.api_key import ApiKey
 from models.platform.request_log import ensure_partitions, insert_many, month_start, new_log_id
@@ -30,7 +35,17 @@ log = logging.getLogger("herald.request_log")
 FLUSH_SECONDS = 0.5
 BATCH_ROWS = 500
 MAX_PENDING = 20_000
+MAX_PENDING_BYTES = 64 * 1024 * 1024
+WAKE_BYTES = 8 * 1024 * 1024
 FAILURES_BEFORE_DROP = 5
+# What a record or row holds besides its bodies, roughly: counted so that many small records
+# weigh something too.
+OVERHEAD_BYTES = 1024
+# Top-level fields of a request body that the row keeps as they were sent.
+BODY_FIELDS = frozenset({"IdempotencyKey"})
+# A response of ours that carries an error code or message ids is far smaller than this; a
+# larger one is not parsed for them.
+RESPONSE_FACTS_BYTES = 1024 * 1024
 
 
 class RequestLogBuffer:
@@ -38,6 +53,8 @@ class RequestLogBuffer:
         self.pending: list[Captured] = []
         self.ready: list[dict[str, Any]] = []
         self.dropped = 0
+        self.held_bytes = 0  # bodies of the pending records and ready rows, plus their overhead
+        self._executor: ThreadPoolExecutor | None = None
         self._failures = 0
         self._warned_at = 0.0
         self._months: set = set()
@@ -47,14 +64,16 @@ class RequestLogBuffer:
     # --- request path --------------------------------------------------------------------------
 
     def add(self, record: Captured) -> None:
-        if len(self.pending) + len(self.ready) >= MAX_PENDING:
+        size = record_size(record)
+        if len(self.pending) + len(self.ready) >= MAX_PENDING or self.held_bytes + size > MAX_PENDING_BYTES:
             self.dropped += 1
             if time.monotonic() - self._warned_at > 10:
                 self._warned_at = time.monotonic()
                 log.warning("request-log buffer full; %d records dropped so far", self.dropped)
             return
         self.pending.append(record)
-        if len(self.pending) >= BATCH_ROWS:
+        self.held_bytes += size
+        if len(self.pending) >= BATCH_ROWS or self.held_bytes >= WAKE_BYTES:
             self._wake.set()
 
     # --- flush task ----------------------------------------------------------------------------
@@ -73,26 +92,31 @@ class RequestLogBuffer:
             await self._build()
             await self._write()
 
+    def close(self) -> None:
+        """Lets the building thread go (after the last flush)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
+            self._executor = None
+
     async def _build(self) -> None:
         pending, self.pending = self.pending, []
         if not pending:
             return
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="request-log")
         try:
             keys = await self._resolve({record.key_digest for record in pending if record.key_digest})
+            # Redaction is CPU work bounded per body; on its own thread the event loop keeps answering.
+            rows = await asyncio.get_running_loop().run_in_executor(self._executor, build_rows, pending, keys)
+        except asyncio.CancelledError:
+            self.pending = pending + self.pending  # stopped mid-build: the last flush builds them
+            raise
         except Exception:  # noqa: BLE001 - the database is away; keep the records for the next round
             log.exception("request-log key resolution failed; will retry")
             self.pending = pending + self.pending
             return
-        for index, record in enumerate(pending):
-            try:
-                row = build_row(record, keys)
-            except Exception:  # noqa: BLE001 - one odd request must not stop the log
-                log.exception("request-log record %s could not be built; dropped", record.request_id)
-                continue
-            if row is not None:
-                self.ready.append(row)
-            if index % 100 == 99:
-                await asyncio.sleep(0)  # redaction is CPU work: let requests through between records
+        self.held_bytes += sum(map(row_size, rows)) - sum(map(record_size, pending))
+        self.ready.extend(rows)
 
     async def _write(self) -> None:
         connection = connections.get("platform")
@@ -109,13 +133,17 @@ class RequestLogBuffer:
                 if self._failures >= FAILURES_BEFORE_DROP:
                     log.exception("request-log batch of %d rows refused %d times; dropped", len(batch),
                                   self._failures)
-                    del self.ready[:len(batch)]
+                    self._written(batch)
                     self._failures = 0
                     continue
                 log.exception("request-log write failed; will retry")
                 return
             self._failures = 0
-            del self.ready[:len(batch)]
+            self._written(batch)
+
+    def _written(self, batch: list[dict[str, Any]]) -> None:
+        del self.ready[:len(batch)]
+        self.held_bytes -= sum(map(row_size, batch))
 
     @staticmethod
     async def _resolve(digests: set[str]) -> dict[str, tuple[int, str, str, str]]:
@@ -127,6 +155,28 @@ class RequestLogBuffer:
         return {key.key_hash: (key.tenant_id, key.public_id, key.name, key.mode) for key in keys}
 
 
+def record_size(record: Captured) -> int:
+    return len(record.request_body or b"") + len(record.response_body or b"") + OVERHEAD_BYTES
+
+
+def row_size(row: dict[str, Any]) -> int:
+    return len(row["request_body"] or "") + len(row["response_body"] or "") + OVERHEAD_BYTES
+
+
+def build_rows(records: list[Captured], keys: dict[str, tuple[int, str, str, str]]) -> list[dict[str, Any]]:
+    """The rows of captured requests (run on the building thread: plain CPU work, no I/O)."""
+    rows = []
+    for record in records:
+        try:
+            row = build_row(record, keys)
+        except Exception:  # noqa: BLE001 - one odd request must not stop the log
+            log.exception("request-log record %s could not be built; dropped", record.request_id)
+            continue
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
 def build_row(record: Captured, keys: dict[str, tuple[int, str, str, str]]) -> dict[str, Any] | None:
     """The stored row of a captured request, or None when its key belongs to no account."""
     if record.principal is not None:
@@ -136,10 +186,9 @@ def build_row(record: Captured, keys: dict[str, tuple[int, str, str, str]]) -> d
         tenant_pk, key_id, key_name, mode = keys[record.key_digest]
     else:
         return None
-    request_json = _json(record.request_body)
-    response_json = _json(record.response_body)
-    request_body, request_cut = redact_body(record.request_body, route=record.route, document=request_json)
-    response_body, response_cut = redact_body(record.response_body, route=record.route, document=response_json)
+    request = redact_body(record.request_body, route=record.route, fields=BODY_FIELDS)
+    response = redact_body(record.response_body, route=record.route)
+    response_json = response_facts(record.response_body)
     query = redact_query(record.args, record.known_query) if record.args else None
     return {
         "id": new_log_id(record.created_at),
@@ -153,35 +202,35 @@ def build_row(record: Captured, keys: dict[str, tuple[int, str, str, str]]) -> d
         "route": record.route,
         "status": record.status,
         "duration_ms": record.duration_ms,
-        "idempotency_key": idempotency_key(record.idempotency_header, request_json),
+        "idempotency_key": idempotency_key(record.idempotency_header, request.fields.get("IdempotencyKey")),
         "error_code": error_code(record.status, response_json),
         "message_ids": json.dumps(message_ids(response_json)),
         "request_id": record.request_id[:40],
         "trace_id": record.trace_id,
         "query": json.dumps(query, ensure_ascii=False) if query is not None else None,
-        "request_body": request_body,
-        "response_body": response_body,
-        "request_body_truncated": request_cut,
-        "response_body_truncated": response_cut,
+        "request_body": request.text,
+        "response_body": response.text,
+        "request_body_truncated": request.truncated,
+        "response_body_truncated": response.truncated,
         "redaction_version": REDACTION_VERSION,
     }
 
 
-def _json(body: bytes | None) -> Any:
-    if not body:
+def response_facts(body: bytes | None) -> Any:
+    """A response of ours, parsed for its error code and message ids."""
+    if not body or len(body) > RESPONSE_FACTS_BYTES:
         return None
     try:
         return json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
-def idempotency_key(header: str | None, body: Any) -> str | None:
+def idempotency_key(header: str | None, in_body: str | None) -> str | None:
     """The key the send used: the header first, then the body's ``IdempotencyKey`` (valid ones only)."""
     if header is not None:
         return header if IDEMPOTENCY_KEY.match(header) else None
-    value = body.get("IdempotencyKey") if isinstance(body, dict) else None
-    return value if isinstance(value, str) and IDEMPOTENCY_KEY.match(value) else None
+    return in_body if in_body is not None and IDEMPOTENCY_KEY.match(in_body) else None
 
 
 def error_code(status: int, body: Any) -> str | None:

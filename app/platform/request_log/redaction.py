@@ -4,32 +4,46 @@ Rules (spec "Request log record"), applied to request and response bodies and qu
 
 * secrets become ``[REDACTED]``: by field name (Authorization, passwords, secrets, API and
   access tokens, verification codes ``code``/``otp``, PIN, CVV, card numbers, national tax
-  ids) and by value wherever they appear in a string (API keys, JWTs, ``Bearer`` values,
-  card numbers passing a Luhn check, CPF/CNPJ/SSN-shaped tax ids);
+  ids) and by value wherever they appear in a string, field names included (API keys, JWTs,
+  ``Bearer`` values, card numbers passing a Luhn check, CPF/CNPJ/SSN-shaped tax ids);
 * message content (``html``, ``text``, ``subject``, ``body``, ``title``, template
-  ``variables``) becomes ``[redacted len=<bytes> sha256=<16 hex>]`` for each string in it:
-  enough to tell two bodies apart, never the text;
+  ``variables``) becomes ``[redacted len=<bytes> sha256=<16 hex>]`` for each string or number
+  in it: enough to tell two bodies apart, never the text;
 * recipients (``to``, ``cc``, ``bcc``, ``phone``, their ``*Addresses`` forms, device tokens)
-  are masked: ``a***@example.com``, ``+5**********21``, ``abcd***``;
+  are masked, numbers included: ``a***@example.com``, ``+5**********21``, ``abcd***``;
 * only the route's known query parameters are kept; free-text search (``q``) as its marker;
 * a body that is not JSON cannot be inspected, so it is kept only as its content marker;
-* a body longer than 16 KiB after redaction is cut (the caller stores the ``*_truncated`` flag).
+* a body is read only as far as it is kept (16 KiB of redacted JSON); the rest is kept as its
+  length and hash (:mod:`.body`, which walks a body and applies these rules value by value).
 
 Field names are compared case-insensitively with ``_`` and ``-`` ignored (``ToAddresses``,
 ``to_addresses`` and ``to-addresses`` are one name). Changing any rule means bumping
 :data:`REDACTION_VERSION`; each stored record carries the version that redacted it.
+
+Every pattern here runs in time linear in its input: an unbounded repetition can only start
+after a fixed word (``bearer``, ``sk_live_``) or where a run of its characters starts, so no long
+run is rescanned from each of its positions. The request log must never hand an attacker a way
+to stall the process that answers the API.
 """
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import json
 import re
+from json.encoder import encode_basestring
 from typing import Any, Iterable, Mapping
 
-REDACTION_VERSION = 1
+# 2: bodies are read only as far as they are kept, the rest stored as ``[cut len= sha256=]``;
+# field names are scrubbed; numbers under recipient fields are masked.
+REDACTION_VERSION = 2
 REDACTED = "[REDACTED]"
+JSON_REDACTED = json.dumps(REDACTED)
 MAX_BODY_BYTES = 16 * 1024
+# No field name we know is this long: the value of a longer one is treated as a secret (and the
+# name is not searched, whatever its length).
+MAX_NAME_CHARS = 256
 
 SECRET_NAMES = frozenset({
     "authorization", "proxyauthorization", "cookie", "setcookie",
@@ -42,6 +56,7 @@ SECRET_NAMES = frozenset({
     "ssn", "cpf", "cnpj", "taxid", "nationalid", "tin", "nif",
 })
 SECRET_PARTS = ("password", "passwd", "secret")
+_SECRET_PART = re.compile("|".join(SECRET_PARTS))
 CONTENT_NAMES = frozenset({"html", "text", "subject", "body", "title", "variables", "templatevariables"})
 RECIPIENT_NAMES = frozenset({
     "to", "cc", "bcc", "phone", "phonenumber", "toaddresses", "ccaddresses", "bccaddresses", "recipient",
@@ -52,18 +67,23 @@ SEARCH_PARAMS = frozenset({"q", "query", "search"})
 # Inside an error object, ``code`` is the error's code, not a verification code.
 ERROR_NAMES = frozenset({"error"})
 # Inside message content these describe the content and are kept.
-CONTENT_KEPT = frozenset({"charset"})
+KEPT_IN_CONTENT = frozenset({"charset"})
 # Device tokens are recipients, not credentials: ``Token`` of POST /v1/push/devices is masked.
 DEVICE_TOKEN_ROUTES = frozenset({"/v1/push/devices"})
 
 _API_KEY = re.compile(r"(?:sk|pk|rk)_(?:master|live|test)_[A-Za-z0-9]+")
-_JWT = re.compile(r"eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*")
+# A run of JWT characters holding ``eyJ``: it can only start where a run starts (the look-behind),
+# so each character is looked at a bounded number of times, however many ``eyJ`` the run repeats.
+_JWT_RUN = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]*?eyJ[A-Za-z0-9_.-]*")
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+")
 _CARD = re.compile(r"(?<![\w+.])\d(?:[ -]?\d){12,18}(?![\w])")
 _CPF = re.compile(r"(?<![\w.])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\w])")
 _CNPJ = re.compile(r"(?<![\w.])\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}(?![\w])")
 _SSN = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")
 _BARE_TAX_ID = re.compile(r"(?<![\w+.])(\d{11}|\d{14})(?![\w])")
+_BEARER_HINT = re.compile(r"(?i)bearer|basic")
+_DIGIT = re.compile(r"\d")
+_NON_DIGITS = re.compile(r"\D+")
 _EMAIL = re.compile(r"^([^@\s]+)@([^@\s]+)$")
 
 
@@ -71,23 +91,25 @@ def normal(name: str) -> str:
     return name.lower().replace("_", "").replace("-", "")
 
 
+def secret_name(name: str) -> bool:
+    """Whether a (normalised) field name holds a secret."""
+    return name in SECRET_NAMES or _SECRET_PART.search(name) is not None
+
+
 def marker(value: str | bytes) -> str:
-    raw = value.encode() if isinstance(value, str) else value
+    raw = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
     return f"[redacted len={len(raw)} sha256={hashlib.sha256(raw).hexdigest()[:16]}]"
 
 
 # --- value scanners ------------------------------------------------------------------------------
 
+# Each digit doubled, its digits summed (Luhn): 5 -> 10 -> 1.
+_LUHN_DOUBLED = str.maketrans("0123456789", "0246813579")
+
+
 def luhn(digits: str) -> bool:
-    total = 0
-    for index, char in enumerate(reversed(digits)):
-        digit = int(char)
-        if index % 2:
-            digit *= 2
-            if digit > 9:
-                digit -= 9
-        total += digit
-    return total % 10 == 0
+    # Every second digit from the right is doubled; the sum of all must end in 0.
+    return sum(map(int, digits[::-1][::2] + digits[::-1][1::2].translate(_LUHN_DOUBLED))) % 10 == 0
 
 
 def cpf_valid(digits: str) -> bool:
@@ -113,7 +135,7 @@ def cnpj_valid(digits: str) -> bool:
 
 
 def _card(match: re.Match) -> str:
-    digits = re.sub(r"\D", "", match.group(0))
+    digits = _NON_DIGITS.sub("", match.group(0))
     return REDACTED if 13 <= len(digits) <= 19 and luhn(digits) else match.group(0)
 
 
@@ -122,17 +144,43 @@ def _bare_tax_id(match: re.Match) -> str:
     return REDACTED if cpf_valid(digits) or cnpj_valid(digits) else digits
 
 
+def _jwts(match: re.Match) -> str:
+    """Each ``eyJ…<dot>…<dot>…`` of a run of JWT characters: from its ``eyJ`` to the end of the
+    third dot-separated part (what ``eyJ[\\w-]*\\.[\\w-]+\\.[\\w-]*`` matches), found segment by
+    segment instead of by a pattern that would rescan the run from every ``eyJ``."""
+    parts = match.group(0).split(".")
+    out: list[str] = []
+    index = 0
+    while index < len(parts):
+        start = parts[index].find("eyJ")
+        if start >= 0 and index + 2 < len(parts) and parts[index + 1]:
+            out.append(parts[index][:start] + REDACTED)
+            index += 3
+        else:
+            out.append(parts[index])
+            index += 1
+    return ".".join(out)
+
+
 def scrub(text: str) -> str:
-    """Secrets found by their shape anywhere in a string become ``[REDACTED]``."""
+    """Secrets found by their shape anywhere in a string become ``[REDACTED]``.
+
+    Each pattern runs only when the string holds what it cannot match without (a C-speed test):
+    most strings pass one or two tests and no pattern."""
     if not text:
         return text
-    text = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
-    text = _API_KEY.sub(REDACTED, text)
-    text = _JWT.sub(REDACTED, text)
-    if any(c.isdigit() for c in text):
-        text = _CNPJ.sub(REDACTED, text)
-        text = _CPF.sub(REDACTED, text)
-        text = _SSN.sub(REDACTED, text)
+    if _BEARER_HINT.search(text):
+        text = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
+    if "k_" in text:
+        text = _API_KEY.sub(REDACTED, text)
+    if "eyJ" in text:
+        text = _JWT_RUN.sub(_jwts, text)
+    if _DIGIT.search(text):
+        if "-" in text:
+            if "/" in text:
+                text = _CNPJ.sub(REDACTED, text)
+            text = _CPF.sub(REDACTED, text)
+            text = _SSN.sub(REDACTED, text)
         text = _CARD.sub(_card, text)
         text = _BARE_TAX_ID.sub(_bare_tax_id, text)
     return text
@@ -158,89 +206,99 @@ def mask(value: str) -> str:
     return value[:4] + "***" if len(value) > 8 else "***"
 
 
-def _masked(value: Any) -> Any:
-    if isinstance(value, str):
-        return mask(value)
-    if isinstance(value, list):
-        return [_masked(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _masked(item) for key, item in value.items()}
-    return value
+# --- what each value becomes, by where it sits ---------------------------------------------------
+
+class Mode(enum.Enum):
+    """How a value is redacted, decided by the field names above it."""
+    PLAIN = "plain"            # scrubbed; an object's fields are judged by name
+    SECRET = "secret"          # [REDACTED] (null stays null), containers included
+    ERROR_CODE = "error_code"  # ``code`` of an error object: a string is scrubbed, anything else secret
+    CONTENT = "content"        # every string and number becomes its marker
+    CONTENT_KEPT = "kept"      # ``Charset`` inside content: a string is scrubbed, anything else content
+    MASKED = "masked"          # every string and number is masked
+    SKIPPED = "skipped"        # inside a container already written as [REDACTED]: nothing is written
 
 
-def _content(value: Any) -> Any:
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        return marker(value)
-    if isinstance(value, (int, float)):
-        return marker(json.dumps(value))
-    if isinstance(value, list):
-        return [_content(item) for item in value]
-    if isinstance(value, dict):
-        return {key: (scrub(item) if isinstance(item, str) and normal(key) in CONTENT_KEPT else _content(item))
-                for key, item in value.items()}
-    return marker(str(value))
+# Looking a member up on an Enum class costs a metaclass call (Python 3.11): hot code uses these.
+PLAIN, SECRET, ERROR_CODE, CONTENT = Mode.PLAIN, Mode.SECRET, Mode.ERROR_CODE, Mode.CONTENT
+CONTENT_KEPT, MASKED, SKIPPED = Mode.CONTENT_KEPT, Mode.MASKED, Mode.SKIPPED
+# A tuple, not a set: membership by identity, without hashing an enum member.
+SCRUBBED_MODES = (PLAIN, ERROR_CODE, CONTENT_KEPT)
 
 
-# --- documents -----------------------------------------------------------------------------------
-
-def redact(value: Any, parent: str = "", *, device_tokens: bool = False) -> Any:
-    """A JSON document with every rule applied (a new document; the input is not changed)."""
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            name = normal(str(key))
-            if name == "token" and device_tokens:
-                out[key] = _masked(item)
-            elif name == "code" and parent in ERROR_NAMES and isinstance(item, str):
-                out[key] = scrub(item)
-            elif name in SECRET_NAMES or any(part in name for part in SECRET_PARTS):
-                out[key] = None if item is None else REDACTED
-            elif name in CONTENT_NAMES:
-                out[key] = _content(item)
-            elif name in RECIPIENT_NAMES:
-                out[key] = _masked(item)
-            else:
-                out[key] = redact(item, name, device_tokens=device_tokens)
-        return out
-    if isinstance(value, list):
-        return [redact(item, parent, device_tokens=device_tokens) for item in value]
-    if isinstance(value, str):
-        return scrub(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 10 ** 12:
-        # A card number sent as a JSON number.
-        text = str(value)
-        return REDACTED if scrub(text) != text else value
-    return value
+def field_mode(mode: Mode, parent: str, key: str, device_tokens: bool) -> tuple[Mode, str]:
+    """The mode of the value of field ``key`` in an object read in ``mode``, and the name its own
+    fields see as their parent. ``parent`` is the (normalised) name of the object itself."""
+    if mode is PLAIN:
+        if len(key) > MAX_NAME_CHARS:
+            return SECRET, ""
+        name = normal(key)
+        if name == "token" and device_tokens:
+            return MASKED, name
+        if name == "code" and parent in ERROR_NAMES:
+            return ERROR_CODE, name
+        if secret_name(name):
+            return SECRET, name
+        if name in CONTENT_NAMES:
+            return CONTENT, name
+        if name in RECIPIENT_NAMES:
+            return MASKED, name
+        return PLAIN, name
+    if mode in (CONTENT, CONTENT_KEPT):
+        return (CONTENT_KEPT if normal(key) in KEPT_IN_CONTENT else CONTENT), parent
+    return mode, parent
 
 
-def cut(text: str, limit: int = MAX_BODY_BYTES) -> tuple[str, bool]:
-    """``text`` cut to ``limit`` bytes of UTF-8 (never inside a character), and whether it was cut."""
-    raw = text.encode()
-    if len(raw) <= limit:
-        return text, False
-    return raw[:limit].decode(errors="ignore"), True
+def container_mode(mode: Mode) -> Mode:
+    """The mode of the items of an object or array that sits where ``mode`` applies."""
+    if mode in (SECRET, ERROR_CODE, SKIPPED):
+        return SKIPPED
+    return CONTENT if mode is CONTENT_KEPT else mode
 
 
-_UNPARSED = object()
-
-
-def redact_body(body: bytes | None, *, route: str | None = None, document: Any = _UNPARSED) -> tuple[str | None, bool]:
-    """A request or response body as it may be stored: (redacted text or None, truncated).
-    ``document`` is the body already parsed (None when it is not JSON), to parse it only once."""
-    if not body:
-        return None, False
-    if document is _UNPARSED:
+def json_text(value: str) -> str:
+    """A string as JSON text that is valid UTF-8 (a lone surrogate from a ``\\ud800`` escape is
+    written escaped: PostgreSQL refuses it raw)."""
+    text = encode_basestring(value)  # json.dumps(value, ensure_ascii=False), without its overhead
+    if not text.isascii():
         try:
-            document = json.loads(body)
-        except ValueError:
-            document = None
-    if document is None:
-        return marker(body), False
-    redacted = redact(document, device_tokens=route in DEVICE_TOKEN_ROUTES)
-    return cut(json.dumps(redacted, ensure_ascii=False, separators=(",", ":")))
+            text.encode()
+        except UnicodeEncodeError:
+            return json.dumps(value)
+    return text
 
+
+def string_value(mode: Mode, value: str) -> str:
+    """The JSON text a string becomes (a string in a scrubbed mode arrives already cut to size)."""
+    if mode in SCRUBBED_MODES:
+        return json_text(scrub(value))
+    if mode is CONTENT:
+        return f'"{marker(value)}"'
+    if mode is MASKED:
+        return json_text(mask(value))
+    return JSON_REDACTED
+
+
+def number_value(mode: Mode, raw: str) -> str:
+    """The JSON text a number (its text as sent) becomes."""
+    if mode is PLAIN:
+        # A card number sent as a JSON number (an integer of 13 digits or more).
+        return JSON_REDACTED if len(raw) >= 13 and raw.isdigit() and scrub(raw) != raw else raw
+    if mode in (CONTENT, CONTENT_KEPT):
+        return f'"{marker(raw)}"'
+    if mode is MASKED:
+        return json_text(mask(raw))
+    return JSON_REDACTED
+
+
+def literal_value(mode: Mode, raw: str) -> str:
+    """The JSON text ``true``, ``false`` or ``null`` becomes."""
+    if mode in (SECRET, ERROR_CODE) and raw != "null":
+        return JSON_REDACTED
+    return raw
+
+
+# --- query strings -------------------------------------------------------------------------------
 
 def redact_query(args: Mapping[str, list[str]], known: Iterable[str]) -> dict[str, Any] | None:
     """The known query parameters only, their values scrubbed; None when none is left."""
@@ -250,7 +308,7 @@ def redact_query(args: Mapping[str, list[str]], known: Iterable[str]) -> dict[st
         if not values:
             continue
         normalised = normal(name)
-        if normalised in SECRET_NAMES or any(part in normalised for part in SECRET_PARTS):
+        if secret_name(normalised):
             cleaned = [REDACTED for _ in values]
         elif normalised in RECIPIENT_NAMES:
             cleaned = [mask(value) for value in values]
