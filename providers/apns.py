@@ -6,7 +6,8 @@ Configuration::
     team_id, key_id, private_key    the signing key (PEM of the .p8 file)
     topic                           the app's bundle id (apns-topic)
     environment                     "production" (default) or "sandbox"
-    base_url                        overrides the host chosen by ``environment``
+    base_url                        overrides the host chosen by ``environment`` (a tenant's goes
+                                    through herald.egress: https, port 443, public addresses)
 
 The provider token is reused for 50 minutes (Apple refuses tokens older than an hour and
 throttles refreshing more often than every 20 minutes). ``BadDeviceToken`` and ``Unregistered``
@@ -72,11 +73,13 @@ class ApnsProvider(HttpProvider, PushProvider):
                                    headers=headers)
         if response.status_code >= 400:
             try:
-                reason = response.json().get("reason", "")
-            except ValueError:
+                reason = str(response.json().get("reason", ""))
+            except (ValueError, AttributeError):
                 reason = ""
             if reason in DEAD_TOKEN_REASONS or response.status_code == 410:
-                raise InvalidDeviceToken(f"apns: the device token is no longer valid ({reason or 410})")
+                # Only a reason of the known list is quoted: the answer's text is not ours to show.
+                known = reason if reason in DEAD_TOKEN_REASONS else "HTTP 410"
+                raise InvalidDeviceToken(f"apns: the device token is no longer valid ({known})")
             if reason == "ExpiredProviderToken":
                 self._token = None
                 raise TransientProviderError(f"apns: provider token expired: {describe(response)}", retry_after=1)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from herald.egress import PROVIDERS, Policy
+
 
 @dataclass(frozen=True)
 class DkimKey:
@@ -55,6 +57,12 @@ class Receipt:
 class Provider:
     key: ClassVar[str]
     channel: ClassVar[str]
+    # Set by the worker (tasks/providers.py) right after making an instance. ``tenant_configured``:
+    # the configuration is a tenant's, so its hosts and URLs are the tenant's choice too and go
+    # through ``egress`` (herald.egress), as do the URLs that come with a message (a Web Push
+    # subscription) whoever configured the provider. The defaults are the strict ones.
+    tenant_configured: bool = False
+    egress: Policy = PROVIDERS
 
     def __init__(self, config: dict[str, Any] | None = None):
         self.config = config or {}

@@ -10,6 +10,9 @@ Configuration::
                         private_key, token_uri
     base_url            default https://fcm.googleapis.com
 
+In a tenant's configuration, ``base_url`` and ``token_uri`` go through herald.egress (https,
+port 443, public addresses only).
+
 An ``UNREGISTERED`` answer (or an invalid-token ``INVALID_ARGUMENT``) raises InvalidDeviceToken:
 the device is forgotten.
 """
@@ -32,12 +35,13 @@ REFRESH_MARGIN = 60
 
 
 def _fcm_error(response) -> tuple[str, str]:
+    """(errorCode, message) of an FCM error answer, ("", "") when it is not one."""
     try:
         error = response.json().get("error", {})
-    except ValueError:
+        codes = [detail.get("errorCode", "") for detail in error.get("details", []) if isinstance(detail, dict)]
+        return (str(codes[0]) if codes else ""), str(error.get("message", ""))
+    except (ValueError, AttributeError, TypeError):
         return "", ""
-    codes = [detail.get("errorCode", "") for detail in error.get("details", []) if isinstance(detail, dict)]
-    return (codes[0] if codes else ""), error.get("message", "")
 
 
 class FcmProvider(HttpProvider, PushProvider):

@@ -10,58 +10,98 @@ Configuration (``settings`` and ``secrets`` of the tenant's row, or EMAIL_PROVID
     pool_size       connections kept per worker process (default 4)
     timeout         seconds (default 30)
 
+A tenant's configuration reaches only what herald.egress allows: ``host`` resolved when
+connecting and refused unless every address is public, the vetted address connected (the TLS
+certificate still checked against ``host``), ``port`` one of 25, 465, 587, 2525; no ``ca_file``
+(a path on the worker's disk is the operator's to choose).
+
 The MIME message is built with the standard library: multipart/alternative when there are text
 and HTML parts, Message-ID (from the message id and the sender's domain), Date, Reply-To, the
 request's custom headers (``List-Unsubscribe`` and ``List-Unsubscribe-Post`` among them, both
-then covered by the signature, RFC 8058). Without a DKIM key the message is refused: Herald
-sends only signed mail from verified domains. SMTP 4xx answers are transient, 5xx permanent,
-a refused login is a configuration error.
+then covered by the signature, RFC 8058). Addresses (From, To, Cc, Reply-To) are parsed and
+written again from their parts, display names quoted or encoded as needed; a header name or value
+that could end the line (CR, LF, NUL) or an address that is not exactly one valid address fails
+the message (PermanentProviderError), whatever was checked before: nothing of it reaches the
+wire. Without a DKIM key the message is refused: Herald sends only signed mail from verified
+domains. SMTP 4xx answers are transient, 5xx permanent, a refused login is a configuration error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import codecs
+import logging
+import re
 import ssl
+from dataclasses import replace
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
-from email.utils import formatdate, make_msgid, parseaddr
+from email.utils import formatdate, make_msgid
 
 import aiosmtplib
 import dkim
 
+from herald import egress
+# The headers Herald writes itself: refused at accept (app/platform/v1/send_schemas.py) and here again.
+from models.platform.message import reserved_email_header
 from providers.base import EmailProvider, Outgoing, Receipt
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
 
-# Headers a request may not set: the provider owns them.
-RESERVED_HEADERS = {"from", "to", "cc", "bcc", "subject", "date", "message-id", "reply-to", "sender",
-                    "mime-version", "content-type", "content-transfer-encoding", "dkim-signature",
-                    "return-path", "received"}
+log = logging.getLogger("herald.providers")
+
 SIGNED_HEADERS = [b"from", b"sender", b"reply-to", b"subject", b"date", b"message-id", b"to", b"cc",
                   b"mime-version", b"content-type", b"content-transfer-encoding", b"list-unsubscribe",
                   b"list-unsubscribe-post", b"x-herald-message-id"]
 
 
+# A header field name: printable US-ASCII but the colon (RFC 5322 section 2.2).
+HEADER_NAME = re.compile(r"^[!-9;-~]{1,76}$")
+_LINE_ENDERS = ("\r", "\n", "\0")
+
+
+def _one_line(what: str, value: str) -> str:
+    if not isinstance(value, str) or any(character in value for character in _LINE_ENDERS):
+        raise PermanentProviderError(f"{what} contains a line break or NUL")
+    return value
+
+
+def address(what: str, text: str) -> Address:
+    """``text`` as exactly one valid address, ready to be written again from its parts (the
+    display name quoted or encoded by the email package, never copied as given)."""
+    header = SMTP_POLICY.header_factory("to", _one_line(what, text))
+    found = header.addresses
+    if header.defects or len(found) != 1 or not found[0].username or not found[0].domain:
+        raise PermanentProviderError(f"{what} is not a single valid address")
+    return Address(display_name=found[0].display_name, username=found[0].username, domain=found[0].domain)
+
+
 def build_message(message: Outgoing) -> EmailMessage:
     content = message.content or {}
-    sender = message.sender or ""
-    domain = parseaddr(sender)[1].rpartition("@")[2] or "localhost"
+    sender = address("the From address", message.sender or "")
     mime = EmailMessage(policy=SMTP_POLICY)
     mime["From"] = sender
-    mime["To"] = ", ".join(content.get("To") or [message.recipient])
+    mime["To"] = [address("a To address", text) for text in content.get("To") or [message.recipient]]
     if content.get("Cc"):
-        mime["Cc"] = ", ".join(content["Cc"])
-    mime["Subject"] = message.subject or ""
+        mime["Cc"] = [address("a Cc address", text) for text in content["Cc"]]
+    mime["Subject"] = _one_line("the subject", message.subject or "")
     mime["Date"] = formatdate(usegmt=True)
-    mime["Message-ID"] = make_msgid(idstring=message.message_id, domain=domain)
+    mime["Message-ID"] = make_msgid(idstring=message.message_id, domain=sender.domain)
     if content.get("ReplyTo"):
-        mime["Reply-To"] = ", ".join(content["ReplyTo"])
+        mime["Reply-To"] = [address("a Reply-To address", text) for text in content["ReplyTo"]]
     mime["X-Herald-Message-Id"] = message.message_id
     for name, value in (content.get("Headers") or {}).items():
-        if name.lower() in RESERVED_HEADERS or name.lower().startswith("x-herald-"):
+        if not isinstance(name, str) or not HEADER_NAME.match(name):
+            raise PermanentProviderError(f"header name {name!r} is not a valid header field name")
+        if reserved_email_header(name):
             raise PermanentProviderError(f"header {name!r} cannot be set by a request")
-        mime[name] = value
+        mime[name] = _one_line(f"header {name!r}", value)
     text, html = content.get("Text"), content.get("Html")
-    charset = content.get("Charset") or "utf-8"
+    charset = _one_line("the charset", content.get("Charset") or "utf-8")
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        raise PermanentProviderError(f"unknown charset {charset!r}") from None
     if text is not None:
         mime.set_content(text, charset=charset)
         if html is not None:
@@ -84,27 +124,55 @@ def sign(raw: bytes, message: Outgoing) -> bytes:
     return signature + raw
 
 
+_LOCAL_HOSTNAME = re.compile(r"^(?:[A-Za-z0-9-]{1,63}\.)*[A-Za-z0-9-]{1,63}$|^\[[0-9A-Fa-f:.]{2,45}\]$")
+_ENHANCED_STATUS = re.compile(r"^\s*([245]\.\d{1,3}\.\d{1,3})\b")
+
+
+def _answer(code: int, text: str) -> str:
+    """An SMTP answer for a failure reason: the code and the enhanced status code (RFC 3463);
+    the server's own words go to the operator's log only."""
+    found = _ENHANCED_STATUS.match(text or "")
+    if text:
+        log.info("SMTP answer %s %s", code, text.replace("\n", " ")[:300])
+    return f"{code} {found.group(1)}" if found else str(code)
+
+
 class _Pool:
     """SMTP connections of one configuration, kept open and reused by this worker process."""
 
-    def __init__(self, config: dict, size: int):
-        self.config = config
+    def __init__(self, provider: SmtpProvider, size: int):
+        self.provider = provider
+        self.config = provider.config
         self.idle: list[aiosmtplib.SMTP] = []
         self.slots = asyncio.Semaphore(size)
 
-    def _client(self) -> aiosmtplib.SMTP:
+    async def _client(self) -> aiosmtplib.SMTP:
         config = self.config
         security = config.get("security", "starttls")
         if security not in ("starttls", "tls", "none"):
             raise ProviderConfigError(f"smtp security must be starttls, tls or none, not {security!r}")
-        default_port = {"starttls": 587, "tls": 465, "none": 25}[security]
+        local_hostname = config.get("local_hostname")
+        if local_hostname is not None and not (isinstance(local_hostname, str)
+                                               and _LOCAL_HOSTNAME.match(local_hostname)):
+            raise ProviderConfigError("smtp local_hostname must be a host name or an address literal")
+        port = int(config.get("port") or {"starttls": 587, "tls": 465, "none": 25}[security])
+        timeout = float(config.get("timeout", 30))
+        where: dict = {"hostname": config["host"], "port": port}
+        if self.provider.tenant_configured:
+            if config.get("ca_file"):
+                raise ProviderConfigError("ca_file can only be set in the platform's provider configuration")
+            policy = replace(self.provider.egress, ports=egress.SMTP_PORTS)
+            try:
+                sock = await egress.connect(config["host"], port, policy, timeout=timeout)
+            except egress.UnsafeTarget as error:
+                raise ProviderConfigError(f"smtp host refused: {error}") from error
+            # Connected to the vetted address; ``hostname`` stays for the TLS certificate check.
+            where = {"hostname": config["host"], "sock": sock}
         tls_context = ssl.create_default_context(cafile=config["ca_file"]) if config.get("ca_file") else None
         return aiosmtplib.SMTP(
-            hostname=config["host"], port=int(config.get("port") or default_port),
-            username=config.get("username"), password=config.get("password"),
+            **where, username=config.get("username"), password=config.get("password"),
             use_tls=security == "tls", start_tls=security == "starttls",
-            tls_context=tls_context, timeout=float(config.get("timeout", 30)),
-            local_hostname=config.get("local_hostname"))
+            tls_context=tls_context, timeout=timeout, local_hostname=local_hostname)
 
     async def send(self, sender: str, recipient: str, raw: bytes) -> None:
         async with self.slots:
@@ -112,7 +180,7 @@ class _Pool:
                 client = self.idle.pop() if reused and self.idle else None
                 fresh = client is None
                 if fresh:
-                    client = self._client()
+                    client = await self._client()
                     await client.connect()
                 try:
                     await client.sendmail(sender, [recipient], raw)
@@ -147,7 +215,7 @@ class SmtpProvider(EmailProvider):
         super().__init__(config)
         if not self.config.get("host"):
             raise ProviderConfigError("smtp provider needs a host")
-        self.pool = _Pool(self.config, int(self.config.get("pool_size", 4)))
+        self.pool = _Pool(self, int(self.config.get("pool_size", 4)))
 
     async def send(self, message: Outgoing) -> Receipt:
         if message.dkim is None:
@@ -155,21 +223,23 @@ class SmtpProvider(EmailProvider):
                                       "add the domain with `herald domain add`")
         mime = build_message(message)
         raw = sign(mime.as_bytes(), message)
-        envelope_from = parseaddr(message.sender or "")[1]
+        # The envelope: the checked addresses, never the texts as given.
+        envelope_from = mime["From"].addresses[0].addr_spec
+        recipient = address("the recipient", message.recipient).addr_spec
         try:
-            await self.pool.send(envelope_from, message.recipient, raw)
+            await self.pool.send(envelope_from, recipient, raw)
         except aiosmtplib.SMTPAuthenticationError as error:
-            raise ProviderConfigError(f"SMTP login refused: {error.code} {error.message}") from error
+            raise ProviderConfigError(f"SMTP login refused: {_answer(error.code, error.message)}") from error
         except aiosmtplib.SMTPRecipientsRefused as error:
             refusal = error.recipients[0] if error.recipients else None
             code = refusal.code if refusal else 550
-            text = refusal.message if refusal else str(error)
+            answer = _answer(code, refusal.message if refusal else "")
             raise (TransientProviderError if 400 <= code < 500 else PermanentProviderError)(
-                f"SMTP refused the recipient: {code} {text}") from error
+                f"SMTP refused the recipient: {answer}") from error
         except aiosmtplib.SMTPResponseException as error:
             if 400 <= error.code < 500:
-                raise TransientProviderError(f"SMTP {error.code} {error.message}") from error
-            raise PermanentProviderError(f"SMTP {error.code} {error.message}") from error
+                raise TransientProviderError(f"SMTP {_answer(error.code, error.message)}") from error
+            raise PermanentProviderError(f"SMTP {_answer(error.code, error.message)}") from error
         except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as error:
             raise TransientProviderError(f"SMTP server unreachable: {error!r}") from error
         return Receipt(mime["Message-ID"].strip("<>"), {"MessageIdHeader": mime["Message-ID"]})

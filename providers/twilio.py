@@ -7,18 +7,21 @@ Configuration::
     messaging_service_sid       alternative to ``from``
     status_callback_url         base of the status callback (``{PLATFORM_URL}/callbacks/twilio``);
                                 the tenant id is appended, so the callback knows whose token signs it
-    base_url                    default https://api.twilio.com
+    base_url                    default https://api.twilio.com (a tenant's goes through herald.egress)
 
 The receipt records the body's segments (GSM-7 or UCS-2, :mod:`providers.sms_segments`).
 """
 
 from __future__ import annotations
 
+import re
+
 from providers.base import Outgoing, Receipt, SmsProvider
 from providers.errors import PermanentProviderError, ProviderConfigError
 from providers.http import HttpProvider, describe, raise_for_answer
 from providers.sms_segments import segments
 
+STATUS_WORD = re.compile(r"^[a-z_-]{1,32}$")
 # Twilio error codes that mean "this number never will": permanent even when the status says otherwise.
 PERMANENT_CODES = {21211, 21212, 21214, 21408, 21610, 21612, 21614}
 
@@ -58,4 +61,7 @@ class TwilioProvider(HttpProvider, SmsProvider):
         raise_for_answer(response, "twilio")
         answer = response.json()
         encoding, count = segments(body)
-        return Receipt(answer["sid"], {"Segments": count, "Encoding": encoding, "TwilioStatus": answer.get("status")})
+        # Recorded on the timeline: only a status word, whatever the server put there.
+        status = answer.get("status")
+        status = status if isinstance(status, str) and STATUS_WORD.match(status) else None
+        return Receipt(answer["sid"], {"Segments": count, "Encoding": encoding, "TwilioStatus": status})

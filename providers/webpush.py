@@ -1,8 +1,12 @@
 """Web Push (RFC 8030) with VAPID (RFC 8292): the payload encrypted with pywebpush (aes128gcm,
-RFC 8291), the VAPID JWT signed with the tenant's own key pair (py_vapid), sent with httpx.
+RFC 8291; only its encoder is used, never its own requests/aiohttp sending), the VAPID JWT
+signed with the tenant's own key pair (py_vapid), sent with httpx through :mod:`herald.egress`.
 
 A web device's token is the browser's PushSubscription as JSON:
-``{"endpoint": "https://...", "keys": {"p256dh": "...", "auth": "..."}}``.
+``{"endpoint": "https://...", "keys": {"p256dh": "...", "auth": "..."}}``. The endpoint is the
+tenant's (whoever configured the provider), so it always goes through the egress policy: https on
+port 443 to a public address, checked again at connect time; a refused endpoint fails the
+message (PermanentProviderError) and keeps the device.
 
 Configuration (one VAPID key pair per tenant, see :func:`generate_vapid_keys`)::
 
@@ -25,6 +29,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 from pywebpush import WebPusher, WebPushException
 
+from herald import egress
 from providers.base import Outgoing, PushProvider, Receipt
 from providers.errors import InvalidDeviceToken, PermanentProviderError, ProviderConfigError
 from providers.http import HttpProvider, raise_for_answer
@@ -49,11 +54,22 @@ def subscription_of(token: str) -> dict:
         endpoint = subscription["endpoint"]
         keys = subscription["keys"]
         keys["p256dh"], keys["auth"]  # noqa: B018 - both must be there
+        if not isinstance(endpoint, str):
+            raise TypeError(endpoint)
     except (ValueError, KeyError, TypeError):
         raise PermanentProviderError("a web push token must be a PushSubscription JSON with endpoint and keys")
-    if urlsplit(endpoint).scheme not in ("https", "http"):
-        raise PermanentProviderError("the subscription endpoint is not an http(s) URL")
     return subscription
+
+
+def is_subscription(token: str) -> bool:
+    """Whether a device token is a PushSubscription JSON (else, for a web device, an FCM token)."""
+    if not token.lstrip().startswith("{"):
+        return False
+    try:
+        subscription_of(token)
+    except PermanentProviderError:
+        return False
+    return True
 
 
 class WebPushProvider(HttpProvider, PushProvider):
@@ -74,8 +90,15 @@ class WebPushProvider(HttpProvider, PushProvider):
         except Exception as error:  # noqa: BLE001 - py_vapid raises several kinds
             raise ProviderConfigError(f"vapid_private_key cannot be read: {error}") from error
 
+    def egress_policy(self) -> egress.Policy:
+        return self.egress  # the subscription endpoints are always the tenant's
+
     async def send(self, message: Outgoing) -> Receipt:
         subscription = subscription_of(message.recipient)
+        endpoint = subscription["endpoint"]
+        problem = self.egress.url_problem(endpoint)
+        if problem:
+            raise PermanentProviderError(f"the subscription endpoint {problem}")
         content = message.content or {}
         payload = json.dumps({"title": content.get("Title", ""), "body": content.get("Body", ""),
                               "data": content.get("Data") or {}, "messageId": message.message_id},
@@ -84,14 +107,14 @@ class WebPushProvider(HttpProvider, PushProvider):
             encrypted = WebPusher(subscription).encode(payload, "aes128gcm")
         except (WebPushException, ValueError) as error:
             raise PermanentProviderError(f"the subscription keys cannot encrypt: {error}") from error
-        endpoint = subscription["endpoint"]
         parts = urlsplit(endpoint)
         claims = {"aud": f"{parts.scheme}://{parts.netloc}", "exp": int(time.time()) + 12 * 3600,
                   "sub": self.config["vapid_subject"]}
         headers = {**self.vapid.sign(claims), "Content-Encoding": "aes128gcm",
                    "TTL": str(int(self.config.get("ttl", 86400))), "Urgency": "normal",
                    "Content-Type": "application/octet-stream"}
-        response = await self.post(endpoint, "webpush", content=encrypted["body"], headers=headers)
+        response = await self.post(endpoint, "webpush", unsafe=PermanentProviderError, content=encrypted["body"],
+                                   headers=headers)
         if response.status_code in (404, 410):
             raise InvalidDeviceToken(f"webpush: the subscription is gone (HTTP {response.status_code})")
         raise_for_answer(response, "webpush")

@@ -6,7 +6,8 @@ Configuration::
 
     phone_number_id, access_token   required
     api_version                     default v21.0
-    base_url                        default https://graph.facebook.com
+    base_url                        default https://graph.facebook.com (a tenant's goes through
+                                    herald.egress: https, port 443, public addresses)
 
 A message whose content has ``Template`` goes as a template message (``Language``; ``Variables``
 with positional keys "1", "2", ... become the body parameters in that order), otherwise as text.

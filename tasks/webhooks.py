@@ -4,9 +4,10 @@
    nothing to claim and does nothing;
 2. asks the endpoint's circuit breaker: while it is open the delivery waits (no request, no attempt
    counted); once the cool-down is over one delivery probes the endpoint;
-3. resolves the endpoint's host itself, refuses the request when any address is not public, and
-   connects to the vetted address (Host header and TLS SNI/certificate check on the original
-   name), without following redirects, with a timeout and a cap on what it reads of the answer;
+3. sends it through :mod:`herald.egress` (policy ``WEBHOOKS``): the host resolved at connect
+   time, refused when any address is not public, the vetted address connected (Host header and
+   TLS certificate check on the original name), no redirects followed, no proxy, a timeout, and
+   at most MAX_RESPONSE_BYTES of the answer read;
 4. records the attempt and the outcome in one transaction: ``succeeded`` on a 2xx; otherwise the
    next retry of RETRY_SCHEDULE (found later by the job in schedules/webhooks.py), or ``failed``
    after the last one; the breaker's counters; and an endpoint without success for
@@ -18,28 +19,23 @@ Every function takes ``now`` so tests can move the clock without waiting.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
-import socket
-import ssl
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from functools import lru_cache
-from urllib.parse import urlsplit, urlunsplit
 
 import dramatiq
 import httpx
 from tortoise import connections
 from tortoise.transactions import in_transaction
 
+from herald import egress
 from herald.settings import get_settings
 from herald.webhooks import EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, sign
 from models.platform.events import DELIVER_ACTOR, ENDPOINT_DISABLED, emit
 from models.platform.webhook import (BREAKER_COOLDOWN, BREAKER_MAX_COOLDOWN, BREAKER_THRESHOLD, DISABLE_AFTER,
-                                     AttemptOutcome, DeliveryStatus, WebhookEndpoint, address_problem, literal_address,
-                                     retry_delay, url_problem)
+                                     AttemptOutcome, DeliveryStatus, WebhookEndpoint, retry_delay)
 from tasks.queues import Queue
 
 log = logging.getLogger("herald.webhooks")
@@ -54,17 +50,6 @@ LEASE_SECONDS = 60
 # How long a half-open breaker lets one probe run before another may try.
 PROBE_SECONDS = 60
 USER_AGENT = "Herald-Webhooks/1.0"
-
-
-class UnsafeTarget(Exception):
-    """The endpoint's URL or one of the addresses its name resolves to is not allowed."""
-
-
-@dataclass(frozen=True)
-class Target:
-    url: str            # with the vetted IP address in place of the name
-    host_header: str
-    sni_hostname: str | None
 
 
 @dataclass
@@ -86,42 +71,6 @@ def iso(moment: datetime) -> str:
 
 # --- the request ----------------------------------------------------------------------------------
 
-async def resolve(url: str, *, allow_loopback: bool) -> Target:
-    """Vet ``url`` and the addresses its host resolves to now; the Target to connect to."""
-    problem = url_problem(url, allow_loopback=allow_loopback)
-    if problem:
-        raise UnsafeTarget(f"the URL {problem}")
-    parts = urlsplit(url)
-    host = parts.hostname.rstrip(".")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    literal = literal_address(host)
-    if literal is not None:
-        addresses = [literal]
-    else:
-        try:
-            infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except socket.gaierror as exc:
-            raise ConnectionError(f"cannot resolve {host}: {exc.strerror}") from None
-        addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0]) for info in infos))
-    for address in addresses:
-        problem = address_problem(address, allow_loopback=allow_loopback)
-        if problem:
-            # One bad address refuses the name: a resolver answering several must not pick for us.
-            raise UnsafeTarget(f"{host} resolves to {address}: {problem}")
-    chosen = addresses[0]
-    netloc = f"[{chosen}]:{port}" if chosen.version == 6 else f"{chosen}:{port}"
-    host_header = host if parts.port is None else f"{host}:{parts.port}"
-    if ":" in host:
-        host_header = f"[{host}]" if parts.port is None else f"[{host}]:{parts.port}"
-    sni = host if parts.scheme == "https" and literal is None else None
-    return Target(urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, "")), host_header, sni)
-
-
-@lru_cache(maxsize=1)
-def _tls() -> ssl.SSLContext:
-    return ssl.create_default_context()
-
-
 async def post(url: str, body: bytes, headers: dict[str, str], *, allow_loopback: bool) -> Result:
     """One POST to ``url`` under every safety rule; never raises for the receiver's behaviour."""
     started = time.monotonic()
@@ -131,17 +80,14 @@ async def post(url: str, body: bytes, headers: dict[str, str], *, allow_loopback
 
 
 async def _post(url: str, body: bytes, headers: dict[str, str], *, allow_loopback: bool) -> Result:
+    policy = egress.WEBHOOKS.with_loopback(allow_loopback)
     try:
         async with asyncio.timeout(DEADLINE_SECONDS):
-            target = await resolve(url, allow_loopback=allow_loopback)
-            async with httpx.AsyncClient(verify=_tls(), trust_env=False, follow_redirects=False,
-                                         timeout=httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT),
-                                         limits=httpx.Limits(max_keepalive_connections=0)) as client:
-                request = client.build_request(
-                    "POST", target.url, content=body,
-                    headers={**headers, "Host": target.host_header, "Accept-Encoding": "identity"},
-                    extensions={"sni_hostname": target.sni_hostname} if target.sni_hostname else None)
-                response = await client.send(request, stream=True)
+            egress.check_url(url, policy)
+            async with egress.client(policy, timeout=httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT),
+                                     keepalive=False, raw=True) as client:
+                response = await client.send(client.build_request("POST", url, content=body, headers=headers),
+                                             stream=True)
                 try:
                     received = bytearray()
                     async for chunk in response.aiter_raw():
@@ -150,11 +96,11 @@ async def _post(url: str, body: bytes, headers: dict[str, str], *, allow_loopbac
                             break  # the cap: the rest is never read
                 finally:
                     await response.aclose()
-    except UnsafeTarget as exc:
+    except (egress.UnsafeTarget, httpx.InvalidURL) as exc:
         return Result(AttemptOutcome.UNSAFE_TARGET, error=str(exc))
     except (TimeoutError, httpx.TimeoutException):
         return Result(AttemptOutcome.TIMEOUT, error=f"no complete answer within {DEADLINE_SECONDS:g}s")
-    except (httpx.HTTPError, OSError) as exc:
+    except (httpx.HTTPError, egress.RefusedReply, OSError) as exc:
         return Result(AttemptOutcome.CONNECTION_ERROR, error=f"{type(exc).__name__}: {exc}"[:500])
     excerpt = bytes(received).decode("utf-8", errors="replace")[:EXCERPT_CHARACTERS] or None
     code = response.status_code

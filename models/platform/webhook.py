@@ -10,23 +10,20 @@
   succeeds, or until the last retry of :data:`RETRY_SCHEDULE` fails (``failed``).
 - :class:`WebhookAttempt`: one HTTP request of a delivery (status code, duration, excerpt).
 
-Also here, because registration and delivery both need it: what a webhook URL may point at
-(:func:`url_problem`, :func:`address_problem`): only http(s) to public addresses.
+What a webhook URL may point at (only http(s) to public addresses) is the egress policy of
+:mod:`herald.egress`; :func:`url_problem` is re-exported here for the registration.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import re
 import secrets
-import socket
 from datetime import datetime, timedelta
 from enum import StrEnum
-from urllib.parse import urlsplit
 
 from tortoise import fields
 from tortoise.models import Model
 
+from herald.egress import url_problem  # noqa: F401  (re-exported for the registration)
 from models.platform.ids import public_id
 from models.platform.sealed import seal, unseal
 
@@ -199,94 +196,4 @@ def retry_delay(attempts_made: int) -> int | None:
     """Seconds until the next attempt after ``attempts_made`` failed attempts; None: no more."""
     if 1 <= attempts_made <= len(RETRY_SCHEDULE):
         return RETRY_SCHEDULE[attempts_made - 1]
-    return None
-
-
-# --- where a webhook may point ------------------------------------------------------------------
-
-_BLOCKED_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
-_BLOCKED_SUFFIXES = (".localhost", ".local", ".internal", ".localdomain", ".home.arpa")
-_NAT64 = ipaddress.ip_network("64:ff9b::/96")
-_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
-_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
-
-
-def address_problem(address: ipaddress.IPv4Address | ipaddress.IPv6Address, *,
-                    allow_loopback: bool = False) -> str | None:
-    """Why a webhook must not connect to ``address`` (None when it is a public unicast address).
-
-    Loopback is allowed only with the development flag (WEBHOOKS_ALLOW_LOOPBACK); private,
-    link-local (cloud metadata 169.254.169.254 included), shared, reserved, multicast, IPv6
-    unique-local, and IPv4 embedded in IPv6 (mapped, 6to4, Teredo, NAT64) never are."""
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return "IPv4-mapped IPv6 addresses are not allowed"
-        if address.sixtofour is not None or address.teredo is not None or address in _NAT64 \
-                or address in _NAT64_LOCAL:
-            return "IPv6 addresses embedding an IPv4 address are not allowed"
-        if address.scope_id:
-            return "scoped IPv6 addresses are not allowed"
-    if address.is_loopback:
-        return None if allow_loopback else "loopback addresses are not allowed"
-    if address.is_unspecified:
-        return "the unspecified address is not allowed"
-    if address.is_link_local:
-        return "link-local addresses (cloud metadata included) are not allowed"
-    if address.is_multicast:
-        return "multicast addresses are not allowed"
-    if isinstance(address, ipaddress.IPv6Address) and address in ipaddress.ip_network("fc00::/7"):
-        return "IPv6 unique-local addresses are not allowed"
-    if address.is_private or address.is_reserved or not address.is_global:
-        return "private or reserved addresses are not allowed"
-    return None
-
-
-def literal_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """The address a host names literally, in any spelling a resolver accepts (``127.1``,
-    ``2130706433``, ``0177.0.0.1``, ``0x7f.0.0.1``, ``[::1]``), or None for a DNS name."""
-    try:
-        return ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        pass
-    try:
-        return ipaddress.IPv4Address(socket.inet_aton(host))
-    except (OSError, ValueError):
-        return None
-
-
-def url_problem(url: str, *, allow_loopback: bool = False) -> str | None:
-    """Why ``url`` cannot be a webhook endpoint, judged without DNS (None when it may be).
-
-    Names are resolved (and every address checked again) at each delivery; this refuses what
-    is plainly unsafe: other schemes, credentials in the URL, addresses that are not public,
-    IPv4 written other than as four decimal numbers, local-only names."""
-    if len(url) > 2048:
-        return "must be at most 2048 characters"
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError as exc:
-        return f"is not a valid URL ({exc})"
-    if parts.scheme not in ("http", "https"):
-        return "must be an http:// or https:// URL"
-    if parts.username is not None or parts.password is not None:
-        return "must not carry credentials"
-    host = (parts.hostname or "").rstrip(".")
-    if not host:
-        return "must name a host"
-    if port == 0:
-        return "must not use port 0"
-    address = literal_address(host)
-    if address is not None:
-        if isinstance(address, ipaddress.IPv4Address) and host != str(address):
-            return "must write an IPv4 address as four decimal numbers"
-        problem = address_problem(address, allow_loopback=allow_loopback)
-        return f"points at a forbidden address: {problem}" if problem else None
-    if host in _BLOCKED_NAMES or host.endswith(_BLOCKED_SUFFIXES):
-        if allow_loopback and (host == "localhost" or host.endswith(".localhost")):
-            return None
-        return "points at a local-only host name"
-    labels = host.split(".")
-    if any(not _LABEL.match(label) for label in labels) or labels[-1].isdigit():
-        return "has an invalid host name"
     return None

@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from py_vapid import Vapid02
 
+from herald.egress import PROVIDERS
 from models.platform.device import Device
 from models.platform.message import Message, MessageEvent
 from models.platform.provider_config import set_provider_config
@@ -139,10 +140,18 @@ def subscription(server) -> tuple[str, ec.EllipticCurvePrivateKey, bytes]:
     return token, receiver, auth
 
 
+def local_webpush(config: dict) -> WebPushProvider:
+    """A Web Push provider whose subscription endpoints may be the loopback test servers (the
+    development switch the worker gets from WEBHOOKS_ALLOW_LOOPBACK)."""
+    provider = WebPushProvider(config)
+    provider.egress = PROVIDERS.with_loopback(True)
+    return provider
+
+
 async def test_webpush_encrypts_for_the_subscription_and_signs_vapid(http_server):
     http_server.default = lambda request: Answer(201, b"", {"Location": f"{http_server.url}/m/1"})
     private, public = generate_vapid_keys()
-    webpush = WebPushProvider({"vapid_private_key": private, "vapid_subject": "mailto:ops@example.com"})
+    webpush = local_webpush({"vapid_private_key": private, "vapid_subject": "mailto:ops@example.com"})
     token, receiver, auth = subscription(http_server)
     try:
         receipt = await webpush.send(outgoing("push", token, PUSH))
@@ -164,7 +173,7 @@ async def test_webpush_encrypts_for_the_subscription_and_signs_vapid(http_server
 
 async def test_webpush_errors(http_server):
     private, _ = generate_vapid_keys()
-    webpush = WebPushProvider({"vapid_private_key": private, "vapid_subject": "mailto:ops@example.com"})
+    webpush = local_webpush({"vapid_private_key": private, "vapid_subject": "mailto:ops@example.com"})
     token, _, _ = subscription(http_server)
     http_server.then(Answer(429, b"", {"Retry-After": "5"}), Answer(502, b""), Answer(410, b""), Answer(413, b""),
                      Answer(403, b""))

@@ -2,12 +2,12 @@
 
 import ipaddress
 import socket
-from urllib.parse import urlsplit
 
 import pytest
 
+from herald.egress import WEBHOOKS, UnsafeTarget, resolve
 from models.platform.webhook import AttemptOutcome, url_problem
-from tasks.webhooks import UnsafeTarget, post, resolve
+from tasks.webhooks import post
 from tests.webhooks.conftest import register
 
 UNSAFE = [
@@ -90,7 +90,7 @@ async def test_a_name_resolving_to_a_local_address_is_refused_at_connect_time(re
     url = f"http://{name}:{receiver.port}/hooks"
     assert url_problem(url, allow_loopback=False) is None  # nothing plainly wrong with the name itself
     with pytest.raises(UnsafeTarget, match="resolves to"):
-        await resolve(url, allow_loopback=False)
+        await resolve(name, receiver.port, WEBHOOKS)
     result = await post(url, b"{}", {}, allow_loopback=False)
     assert result.outcome is AttemptOutcome.UNSAFE_TARGET
     assert receiver.requests == []  # refused before connecting
@@ -101,10 +101,8 @@ async def test_the_vetted_address_is_connected_with_the_original_host_header(rec
     assert result.outcome is AttemptOutcome.SUCCEEDED
     assert receiver.requests[0].headers["Host"] == f"localhost:{receiver.port}"
     assert receiver.requests[0].path == "/hooks?x=1"
-    target = await resolve("https://localhost:8443/p", allow_loopback=True)
-    host = urlsplit(target.url).hostname
-    assert ipaddress.ip_address(host).is_loopback and target.sni_hostname == "localhost"
-    assert target.host_header == "localhost:8443"
+    addresses = await resolve("localhost", 8443, WEBHOOKS.with_loopback(True))
+    assert addresses and all(address.is_loopback for address in addresses)
 
 
 async def test_redirects_are_not_followed(receiver, another_receiver):
