@@ -8,7 +8,8 @@
 2. posts it to ``POST {PLATFORM_URL}/v1/emails/send`` with IDENTITY_MAIL_KEY, from
    IDENTITY_MAIL_FROM, with ``Idempotency-Key: identity-mail-<row id>-<created µs>`` (stable for the
    row, unique across identity databases), so a repeated post never sends twice;
-3. on 2xx marks the row sent (with the platform's MessageId);
+3. on 2xx marks the row sent (with the platform's MessageId) and replaces its sealed body with
+   the subject alone: the link or code it carried is not kept once the platform has it;
 4. on a platform outage (connection error, timeout, 5xx, 429, 409 from a concurrent post of the
    same key) records the error and retries with backoff (Dramatiq Retry, Retry-After honoured);
    when the retries run out the job hands the row over again later. Nothing is dropped;
@@ -26,7 +27,7 @@ import dramatiq
 import httpx
 from tortoise import connections
 
-from app.identity.mail import open_sealed
+from app.identity.mail import open_sealed, redacted
 from herald.settings import get_settings
 from tasks.queues import Queue
 
@@ -138,8 +139,8 @@ async def send(outbox_pk: int) -> str:
                   REFUSED_RETRY_SECONDS)
         return "refused"
     await db.execute_query(
-        "UPDATE outbox SET sent_at = now(), lease_until = NULL, last_error = NULL, message_id = $2 WHERE id = $1",
-        [outbox_pk, message_id or None])
+        "UPDATE outbox SET sent_at = now(), lease_until = NULL, last_error = NULL, message_id = $2, "
+        "payload_enc = $3 WHERE id = $1", [outbox_pk, message_id or None, redacted(row["payload_enc"])])
     return "sent"
 
 

@@ -33,7 +33,15 @@ def create_app() -> Sanic:
 
     @app.before_server_start
     async def auth_limiter(app: Sanic) -> None:
-        app.ctx.auth_limiter = RateLimiter(app.ctx.redis, prefix="identity:rl")
+        # The limits have a client of their own: a burst waits for a pooled connection rather
+        # than failing (the shared client raises past 100 connections in use).
+        app.ctx.throttle_redis = throttle.connect(app.ctx.settings.redis_url)
+        app.ctx.auth_limiter = RateLimiter(app.ctx.throttle_redis, prefix="identity:rl")
+        app.ctx.throttle = throttle.Counters(app.ctx.throttle_redis)
+
+    @app.after_server_stop
+    async def close_limits(app: Sanic) -> None:
+        await app.ctx.throttle_redis.aclose()
 
     app.on_request(throttle.auth_rate, priority=50)
 

@@ -10,6 +10,7 @@
     ├── TwoFactorFailed / TwoFactorExpired (401)           second step
     │   └── TwoFactorSuperseded / TwoFactorCodeExpired (401) an e-mailed code replaced by a newer one / too old
     ├── PasskeyRecusada (401)         the authenticator's answer did not verify
+    ├── ReauthRequired (403)          an account-takeover write on a session not re-authenticated lately
     ├── NotFound (404), Conflict (409)
     ├── WeakPassword / UndeclaredRole (422)
     ├── TooManyAttempts (429)         throttles; carries Retry-After
@@ -25,6 +26,7 @@ from __future__ import annotations
 from app.http.errors import (  # noqa: F401 - re-exported for the identity handlers
     BadRequest,
     Conflict,
+    Forbidden,
     HttpError,
     InvalidRequest,
     NotFound,
@@ -93,6 +95,11 @@ class TwoFactorExpired(Unauthorized):
 class PasskeyRecusada(Unauthorized):
     code = "PasskeyRecusada"
     message = "The passkey could not be verified."
+
+
+class ReauthRequired(Forbidden):
+    code = "ReauthRequired"
+    message = "This change needs a recent sign-in: confirm it with POST /v1/auth/reauth, then try again."
 
 
 class WeakPassword(Unprocessable):

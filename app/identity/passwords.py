@@ -1,7 +1,9 @@
 """Password hashing (bcrypt, cost 12) and the password policy.
 
-- Hashing runs in a thread (bcrypt releases the GIL), at most two at a time per process, so a
-  login flood cannot starve the event loop.
+- bcrypt runs in threads (it releases the GIL), in two separate pools per process: password
+  checks (login and password re-checks) at most :data:`CHECK_SLOTS` at a time, new hashes
+  (sign-up, reset) at most :data:`HASH_SLOTS`. A flood of sign-ups cannot queue the logins
+  behind it, and neither flood can starve the event loop.
 - Every login path runs exactly one bcrypt check: an unknown e-mail is checked against a dummy
   hash, so known and unknown users take the same time.
 - bcrypt reads at most 72 bytes: a longer password is first reduced to base64(SHA-256(password))
@@ -28,8 +30,10 @@ COST = 12
 MIN_LENGTH = 8  # registration (the contract's register schema)
 RESET_MIN_LENGTH = 12  # reset policy
 MAX_LENGTH = 1024
+CHECK_SLOTS = 2
+HASH_SLOTS = 2
 _LIST = Path(__file__).with_name("common-passwords.txt")
-_slots: asyncio.Semaphore | None = None
+_slots: dict[str, asyncio.Semaphore] = {}
 
 
 def _bytes(password: str) -> bytes:
@@ -44,15 +48,14 @@ def _dummy_hash() -> bytes:
     return bcrypt.hashpw(b"herald-dummy-password", bcrypt.gensalt(rounds=COST))
 
 
-def _semaphore() -> asyncio.Semaphore:
-    global _slots
-    if _slots is None:
-        _slots = asyncio.Semaphore(2)
-    return _slots
+def _pool(name: str, size: int) -> asyncio.Semaphore:
+    if name not in _slots:
+        _slots[name] = asyncio.Semaphore(size)
+    return _slots[name]
 
 
 async def hash_password(password: str) -> str:
-    async with _semaphore():
+    async with _pool("hash", HASH_SLOTS):
         hashed = await asyncio.to_thread(bcrypt.hashpw, _bytes(password), bcrypt.gensalt(rounds=COST))
     return hashed.decode("ascii")
 
@@ -60,7 +63,7 @@ async def hash_password(password: str) -> str:
 async def check_password(password: str, hashed: str | None) -> bool:
     """True when ``password`` matches; with ``hashed`` None (unknown user) it still costs one bcrypt check."""
     target = hashed.encode("ascii") if hashed else _dummy_hash()
-    async with _semaphore():
+    async with _pool("check", CHECK_SLOTS):
         ok = await asyncio.to_thread(bcrypt.checkpw, _bytes(password), target)
     return ok and hashed is not None
 

@@ -31,7 +31,7 @@ async def open_session(conn: BaseDBAsyncClient, user: User, request: Request, me
     session = await Session.create(
         public_id=crypto.public_id("ses"), token_hash=crypto.digest(token), user=user,
         user_agent=(request.headers.get("user-agent") or "")[:512], ip=client_ip(request)[:64], method=method,
-        last_seen_at=at, idle_expires_at=at + IDLE, expires_at=at + ABSOLUTE, using_db=conn,
+        last_seen_at=at, idle_expires_at=at + IDLE, expires_at=at + ABSOLUTE, reauthenticated_at=at, using_db=conn,
     )
     return session, token
 

@@ -1,11 +1,22 @@
-"""Throttles on login, the second step and recovery, kept in Redis (fixed windows).
+"""Throttles on login, the second step, recovery and account writes, kept in Redis (fixed windows).
 
-Failures are counted, not attempts: a person who types the right password is never slowed
-down by their own successes. Each protected step checks two counters before doing any work
-(per client IP and per account) and raises 429 ``TooManyAttempts`` with ``Retry-After`` when
-either is full. Accounts are keyed by a hash of the e-mail (or the user id), so unknown e-mails
-are throttled exactly like known ones. When Redis does not answer, the throttle is skipped and
-logged (availability over a missing counter); bcrypt's cost still bounds guessing.
+A protected step *takes* one slot from each of its counters before doing any work. Taking is
+one Lua script per counter, one round trip: compare with the limit, INCR, and give the counter
+its TTL when it has none. Being atomic, parallel requests cannot overshoot: 1,000 wrong codes
+sent at once on one ticket get 5 tries, and 995 answers 429 ``TooManyAttempts`` with
+``Retry-After`` (the counter's remaining life). The script uses only commands of Redis 2.6, so
+it behaves the same on the embedded Redis (6.2) and on Redis 7; it never relies on
+``EXPIRE ... NX`` (7.0+). Every counter ends: one found without a TTL (left by an older
+version) gets one on its next use.
+
+Where only failures count (a correct password or code is never slowed down by its own
+successes), :func:`failures` gives the slots back unless the step failed with one of the
+counted errors. Where every attempt counts (each sends an e-mail or creates an account), the
+slots are simply kept.
+
+Counters of accounts are keyed by a hash of the e-mail (or the user id), so unknown e-mails are
+throttled exactly like known ones. When Redis does not answer, a throttled step refuses with
+503 ``ServiceUnavailable`` (``Retry-After``): a login or a code check never runs unthrottled.
 """
 
 from __future__ import annotations
@@ -13,14 +24,20 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import AsyncIterator
 
+import redis.asyncio as aioredis
 from sanic import Request
 
 from app.identity import errors
 
 log = logging.getLogger("herald.identity.throttle")
 PREFIX = "identity:throttle"
+OUTAGE_RETRY_SECONDS = 5
+POOL_SIZE = 50
+POOL_WAIT_SECONDS = 5
 
 
 @dataclass(frozen=True)
@@ -34,11 +51,28 @@ LOGIN_IP = Limit("login:ip", 50, 600)
 LOGIN_ACCOUNT = Limit("login:account", 10, 900)
 TWO_FACTOR_IP = Limit("2fa:ip", 50, 600)
 TWO_FACTOR_ACCOUNT = Limit("2fa:account", 5, 300)
+# One login challenge (its ticket's nonce); the window outlives the longest ticket.
+TWO_FACTOR_TICKET = Limit("2fa:ticket", 5, 600)
 RECOVERY_IP = Limit("recovery:ip", 20, 3600)
+RECOVERY_ACCOUNT = Limit("recovery:account", 5, 3600)
 # E-mailed login codes issued (at login and on resend): every issue counts, it sends an e-mail.
 EMAIL_CODE_IP = Limit("2fa-email:ip", 30, 3600)
 EMAIL_CODE_ACCOUNT = Limit("2fa-email:account", 10, 3600)
-RECOVERY_ACCOUNT = Limit("recovery:account", 5, 3600)
+# Account writes that send e-mail: every attempt counts. Per client address the ceiling is
+# ACCOUNT_IP_LIMIT an hour (see :func:`signup_ip`, :func:`email_change_ip`).
+EMAIL_CHANGE_ACCOUNT = Limit("email-change:account", 5, 3600)
+# Verification e-mails to one address (sign-up and e-mail changes together): nobody can flood
+# a stranger's mailbox by signing up or moving accounts to it over and over.
+MAIL_TO_ADDRESS = Limit("mail-to:address", 5, 3600)
+ACCOUNT_WRITE_WINDOW = 3600
+
+
+def signup_ip(request: Request) -> Limit:
+    return Limit("signup:ip", request.app.ctx.settings.account_ip_limit, ACCOUNT_WRITE_WINDOW)
+
+
+def email_change_ip(request: Request) -> Limit:
+    return Limit("email-change:ip", request.app.ctx.settings.account_ip_limit, ACCOUNT_WRITE_WINDOW)
 
 
 def client_ip(request: Request) -> str:
@@ -50,46 +84,122 @@ def account_key(value: str) -> str:
     return hashlib.sha256(value.strip().casefold().encode()).hexdigest()[:32]
 
 
-def _key(limit: Limit, subject: str) -> str:
+def key_of(limit: Limit, subject: str) -> str:
     return f"{PREFIX}:{limit.name}:{subject}"
 
 
-async def check(request: Request, *pairs: tuple[Limit, str]) -> None:
-    redis = request.app.ctx.redis
-    try:
-        for limit, subject in pairs:
-            key = _key(limit, subject)
-            count = await redis.get(key)
-            if count is not None and int(count) >= limit.limit:
-                ttl = await redis.ttl(key)
-                wait = ttl if ttl and ttl > 0 else limit.window
-                raise errors.TooManyAttempts(retry_after=wait, headers={
-                    "X-RateLimit-Limit": str(limit.limit), "X-RateLimit-Remaining": "0",
-                    "X-RateLimit-Reset": str(int(time.time()) + wait)})
-    except errors.TooManyAttempts:
-        raise
-    except Exception as exc:  # noqa: BLE001 - Redis down: do not block logins
-        log.warning("throttle check skipped: %r", exc)
+# KEYS[1] the counter; ARGV[1] the limit, ARGV[2] the window in seconds.
+# Returns {taken (1 or 0), count, ttl}.
+_TAKE = """
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('TTL', KEYS[1])
+local taken = 0
+if count < tonumber(ARGV[1]) then
+  count = redis.call('INCR', KEYS[1])
+  taken = 1
+end
+if ttl < 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+  ttl = tonumber(ARGV[2])
+end
+return {taken, count, ttl}
+"""
+
+# Gives one slot back; a counter that reaches zero is removed (never left without a TTL).
+_GIVE_BACK = """
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 1 then
+  redis.call('DECR', KEYS[1])
+elseif count == 1 then
+  redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+Pair = tuple[Limit, str]
 
 
-async def fail(request: Request, *pairs: tuple[Limit, str]) -> None:
-    redis = request.app.ctx.redis
-    try:
-        async with redis.pipeline(transaction=False) as pipe:
+def _unavailable(exc: BaseException) -> errors.ServiceUnavailable:
+    log.warning("throttle counters unavailable, refusing the step: %r", exc)
+    return errors.ServiceUnavailable("Sign-in is briefly unavailable (its attempt counters cannot be reached); "
+                                     "try again shortly.", retry_after=OUTAGE_RETRY_SECONDS)
+
+
+def _too_many(limit: Limit, ttl: int) -> errors.TooManyAttempts:
+    wait = ttl if ttl > 0 else limit.window
+    return errors.TooManyAttempts(retry_after=wait, headers={
+        "X-RateLimit-Limit": str(limit.limit), "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": str(int(time.time()) + wait)})
+
+
+def connect(url: str) -> aioredis.Redis:
+    """The client of the counters: a bounded pool where a request *waits* for a connection
+    (up to POOL_WAIT_SECONDS) instead of failing when many run at once, so a burst is counted
+    rather than refused as an outage."""
+    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS,
+                                                    socket_timeout=2, socket_connect_timeout=2)
+    return aioredis.Redis.from_pool(pool)
+
+
+class Counters:
+    """The throttle counters of one Redis (``app.ctx.throttle``)."""
+
+    def __init__(self, client: aioredis.Redis):
+        self.client = client
+        self._take = client.register_script(_TAKE)
+        self._give_back = client.register_script(_GIVE_BACK)
+
+    async def take(self, *pairs: Pair) -> list[str]:
+        """Takes a slot of every counter, in order; the keys taken. A full counter raises
+        TooManyAttempts (the slots already taken are given back); Redis away raises 503."""
+        taken: list[str] = []
+        try:
             for limit, subject in pairs:
-                key = _key(limit, subject)
-                pipe.incr(key)
-                pipe.expire(key, limit.window, nx=True)
-            await pipe.execute()
-    except Exception as exc:  # noqa: BLE001
-        log.warning("throttle count skipped: %r", exc)
+                key = key_of(limit, subject)
+                ok, _count, ttl = await self._take(keys=[key], args=[limit.limit, limit.window])
+                if not int(ok):
+                    await self.give_back(taken)
+                    raise _too_many(limit, int(ttl))
+                taken.append(key)
+        except (aioredis.RedisError, OSError) as exc:
+            await self.give_back(taken)
+            raise _unavailable(exc) from None
+        return taken
+
+    async def give_back(self, keys: list[str]) -> None:
+        """Best effort: a slot not given back only ends with its window."""
+        for key in keys:
+            try:
+                await self._give_back(keys=[key])
+            except (aioredis.RedisError, OSError) as exc:
+                log.warning("throttle slot not given back (it ends with its window): %r", exc)
+                return
+
+    async def clear(self, *pairs: Pair) -> None:
+        try:
+            await self.client.delete(*(key_of(limit, subject) for limit, subject in pairs))
+        except (aioredis.RedisError, OSError) as exc:
+            log.warning("throttle counter not cleared (it ends with its window): %r", exc)
 
 
-async def reset(request: Request, *pairs: tuple[Limit, str]) -> None:
+def counters(request: Request) -> Counters:
+    return request.app.ctx.throttle
+
+
+@asynccontextmanager
+async def failures(request: Request, *pairs: Pair,
+                   counted: tuple[type[BaseException], ...]) -> AsyncIterator[None]:
+    """Runs the step with a slot of each counter taken; only the ``counted`` errors keep them."""
+    store = counters(request)
+    taken = await store.take(*pairs)
     try:
-        await request.app.ctx.redis.delete(*(_key(limit, subject) for limit, subject in pairs))
-    except Exception as exc:  # noqa: BLE001
-        log.warning("throttle reset skipped: %r", exc)
+        yield
+    except counted:
+        raise
+    except BaseException:
+        await store.give_back(taken)
+        raise
+    await store.give_back(taken)
 
 
 # The auth endpoints as a whole, per client address (spec "Limits": 1000 a minute), besides the

@@ -1,8 +1,10 @@
 """The second factor: TOTP (pyotp), recovery codes and the signed challenge ticket of the login.
 
-- TOTP: SHA-1, 6 digits, 30-second steps. A code is accepted during its own step, one step
-  early (a phone clock running fast) and for :data:`GRACE` seconds into the next step (typing at
-  a step boundary).
+- TOTP: SHA-1, 6 digits, 30-second steps. A code lives 30 seconds: it is accepted during its
+  own step, and at most one step of drift is allowed, backwards only and briefly: the code of
+  the step that just ended is still taken during the first :data:`GRACE` seconds of the next
+  (typed at a step boundary, or a phone clock a little behind). A code from a later step (a
+  clock ahead) or from two steps back is refused.
   The accepted step is stored with a conditional UPDATE: the same code, or any older one, is
   never accepted twice, even by two parallel requests.
 - Recovery codes: 10 per generation, ``XXXX-XXXX-XXXX`` from a 32-letter alphabet (60 bits);
@@ -68,7 +70,7 @@ def matching_step(secret: str, code: str, last_step: int | None, at: float | Non
     at = time.time() if at is None else at
     totp = pyotp.TOTP(secret)
     current = totp.timecode(datetime.fromtimestamp(at, timezone.utc))
-    steps = [current, current + 1] + ([current - 1] if at - current * STEP < GRACE else [])
+    steps = [current] + ([current - 1] if at - current * STEP < GRACE else [])
     for step in steps:
         if strings_equal(code, totp.generate_otp(step)) and (last_step is None or step > last_step):
             return step
@@ -164,7 +166,8 @@ async def issue_email_code(conn: BaseDBAsyncClient, user: User, nonce: str) -> N
     await EmailCode.create(user=user, ticket_nonce=nonce, code_hash=_email_code_hash(user, nonce, code),
                            expires_at=now + timedelta(seconds=EMAIL_CODE_TTL), using_db=conn)
     minutes = EMAIL_CODE_TTL // 60
-    await mail.queue(conn, kind="2fa_code", to=user.email, subject=f"Your Herald sign-in code: {code}",
+    # The code is in the body only: subjects end up in message lists, webhooks and logs.
+    await mail.queue(conn, kind="2fa_code", to=user.email, subject="Your Herald sign-in code",
                      text=f"Your Herald sign-in code is {code}.\nIt works once, for {minutes} minutes. If you did "
                           "not try to sign in, change your password: someone knows it.",
                      data={"code": code, "user_id": user.public_id})

@@ -17,6 +17,9 @@ class Session(Model):
     ip = fields.CharField(max_length=64, default="")
     method = fields.CharField(max_length=32)  # how it was authenticated: password, password+totp, passkey...
     created_at = fields.DatetimeField(auto_now_add=True)
+    # When the password (and the app code, if any) was last presented on this session: at login,
+    # then at each POST /v1/auth/reauth. E-mail changes and new passkeys need it recent.
+    reauthenticated_at = fields.DatetimeField(null=True)
     last_seen_at = fields.DatetimeField()
     idle_expires_at = fields.DatetimeField()
     expires_at = fields.DatetimeField()  # absolute

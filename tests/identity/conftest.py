@@ -35,12 +35,14 @@ class Person:
         return {"Authorization": f"Bearer {self.token}"}
 
     def code(self) -> str:
-        """A TOTP code for a step not used yet (now, or the next one, which the server accepts)."""
-        now = int(time.time() // 30)
-        step = max(now, self.used_steps[-1] + 1) if self.used_steps else now
-        while step > now + 1:
-            time.sleep(1)
-            now = int(time.time() // 30)
+        """A TOTP code of the current step, not used yet: the server takes only the current step
+        (and the previous one for 10 s), so after a used step this waits for the next (bounded)."""
+        deadline = time.monotonic() + 35
+        step = int(time.time() // 30)
+        while self.used_steps and step <= self.used_steps[-1] and time.monotonic() < deadline:
+            time.sleep(0.2)
+            step = int(time.time() // 30)
+        assert not self.used_steps or step > self.used_steps[-1], "no fresh TOTP step within 35 s"
         self.used_steps.append(step)
         return pyotp.TOTP(self.totp_secret).at(step * 30)
 

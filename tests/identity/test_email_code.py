@@ -41,6 +41,8 @@ async def login(http, person) -> dict:
 async def last_code(person) -> str:
     payload = await outbox_for(person.email, "2fa_code")
     assert payload["data"]["code"] in payload["text"] and len(payload["data"]["code"]) == 6
+    # Subjects end up in message lists, webhooks and logs: the code travels in the body only.
+    assert payload["subject"] == "Your Herald sign-in code"
     return payload["data"]["code"]
 
 

@@ -98,8 +98,15 @@ async def test_a_verification_email_arrives_in_the_sink_through_the_platform(cli
 
     row = await until(lambda: _sent(email), 10, "the outbox row marked sent")
     assert row["message_id"] == record["MessageId"] and row["attempts"] == 1 and row["last_error"] is None
+    # Handed over: the row no longer holds the link, sealed or not; only the subject is kept.
+    from app.identity.mail import open_sealed
+
+    token = link.split("token=", 1)[1]
+    assert open_sealed(row["payload_enc"]) == {"subject": "Confirm your e-mail address", "text": "", "data": {},
+                                               "redacted": True}
+    assert token.encode() not in bytes(row["payload_enc"]) and token not in record["Subject"]
     # The link in the delivered e-mail is the live one.
-    verified = await client.post("/v1/auth/verify", json={"token": link.split("token=", 1)[1]})
+    verified = await client.post("/v1/auth/verify", json={"token": token})
     assert verified.status_code == 200 and verified.json()["user"]["email_verified"] is True
 
 
@@ -168,3 +175,15 @@ async def test_two_claimers_hand_each_row_over_once():
     assert sorted(row["id"] for row in handed) == sorted(ids)
     # Handed over: the next run leaves them alone.
     assert await enqueue_due(only=ids) == 0
+
+
+async def test_a_secret_in_the_subject_is_refused():
+    from app.identity import mail
+
+    async with in_transaction("identity") as conn:
+        with pytest.raises(mail.SecretInSubject):
+            await mail.queue(conn, kind="2fa_code", to=unique_email("subject"), subject="Your code: 123456",
+                             text="Your code is 123456.", data={"code": "123456"})
+        with pytest.raises(mail.SecretInSubject):
+            await mail.queue(conn, kind="reset", to=unique_email("subject"), subject="Reset: hpr_abc",
+                             text="https://x/reset?token=hpr_abc", data={"token": "hpr_abc"})

@@ -80,7 +80,7 @@ async def test_disabling_needs_the_password(client):
 
     person = await make_person(client, "disable")
     await enable_totp(client, person)
-    code_only = await client.post("/v1/2fa/disable", json={"code": person.code()}, headers=person.auth)
+    code_only = await client.post("/v1/2fa/disable", json={"code": "123456"}, headers=person.auth)
     assert code_only.status_code == 400
     wrong = await client.post("/v1/2fa/disable", json={"password": "wrong password here"}, headers=person.auth)
     assert wrong.status_code == 401
@@ -88,3 +88,21 @@ async def test_disabling_needs_the_password(client):
     assert done.status_code == 200
     login = await client.post("/v1/auth/login", json={"email": person.email, "password": PASSWORD})
     assert login.json()["two_factor_required"] is False
+
+
+def test_a_code_lives_its_own_step_with_one_step_of_drift_at_most():
+    from app.identity.twofactor import GRACE, STEP, matching_step
+
+    secret, step = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", 58_000_123
+    start, code = step * STEP, pyotp.TOTP("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP").at(step * STEP)
+    assert len({pyotp.TOTP(secret).at((step + shift) * STEP) for shift in (-2, -1, 0, 1, 2)}) == 5
+    assert matching_step(secret, code, None, at=start) == step
+    assert matching_step(secret, code, None, at=start + STEP - 1) == step
+    # Typed as the step ended: taken during the first GRACE seconds of the next step only.
+    assert matching_step(secret, code, None, at=start + STEP + GRACE - 1) == step
+    assert matching_step(secret, code, None, at=start + STEP + GRACE) is None
+    assert matching_step(secret, code, None, at=start + 2 * STEP) is None
+    # A code from a later step (an authenticator clock ahead) is not taken early.
+    assert matching_step(secret, code, None, at=start - 1) is None
+    # Never twice.
+    assert matching_step(secret, code, step, at=start) is None

@@ -1,4 +1,5 @@
-"""Sessions and login: /v1/auth/* and /v1/2fa/check."""
+"""Sessions and login: /v1/auth/* (login, sessions, e-mail verification, password reset,
+re-authentication) and /v1/2fa/check."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from tortoise.transactions import in_transaction
 
 from app.http.responses import no_content, reply
-from app.identity import credentials, crypto, errors, keys, login, mail, passwords, throttle, twofactor
+from app.identity import credentials, crypto, errors, keys, login, mail, passwords, reauth, throttle, twofactor
 from app.identity.bodies import SnakeBody, check_email, normalize_email, read_body
 from app.identity.sessions import open_session, require_session, revoke, revoke_all, session_json, user_json
 from models.identity import EmailToken, EmailTokenPurpose, Session, User
@@ -36,6 +37,12 @@ class TokenBody(SnakeBody):
 
 class ResetRequestBody(SnakeBody):
     email: str
+
+
+class ReauthBody(SnakeBody):
+    password: str
+    code: str | None = None
+    recovery_code: str | None = None
 
 
 class ResetConfirmBody(SnakeBody):
@@ -152,8 +159,7 @@ async def request_reset(request: Request) -> HTTPResponse:
     email = check_email(body.email)
     limits = ((throttle.RECOVERY_IP, throttle.client_ip(request)),
               (throttle.RECOVERY_ACCOUNT, throttle.account_key(email)))
-    await throttle.check(request, *limits)
-    await throttle.fail(request, *limits)  # every request counts: each may send an e-mail
+    await throttle.counters(request).take(*limits)  # every request counts: each may send an e-mail
     user = await User.get_or_none(email_key=normalize_email(email))
     if user is not None:
         token = crypto.new_token("hpr_")
@@ -162,6 +168,7 @@ async def request_reset(request: Request) -> HTTPResponse:
                                     email=user.email, expires_at=datetime.now(timezone.utc) + RESET_TTL,
                                     using_db=conn)
             link = f"{request.app.ctx.settings.url_of('platform')}/reset-password?token={token}"
+            # The link is in the body only: subjects end up in message lists, webhooks and logs.
             await mail.queue(conn, kind="reset", to=user.email, subject="Reset your password",
                              text=f"Reset your Herald password: {link}\nThe link works for 30 minutes. "
                                   "If you did not ask for this, ignore this e-mail.",
@@ -174,22 +181,19 @@ async def request_reset(request: Request) -> HTTPResponse:
 async def confirm_reset(request: Request) -> HTTPResponse:
     body = read_body(request, ResetConfirmBody)
     ip = throttle.client_ip(request)
-    await throttle.check(request, (throttle.RECOVERY_IP, ip))
-    row = await EmailToken.get_or_none(token_hash=crypto.digest(body.token), purpose=EmailTokenPurpose.RESET,
-                                       used_at=None, expires_at__gt=datetime.now(timezone.utc))
-    if row is None:
-        await throttle.fail(request, (throttle.RECOVERY_IP, ip))
-        raise errors.InvalidInput(INVALID_LINK, details={"token": "invalid or expired"})
+    async with throttle.failures(request, (throttle.RECOVERY_IP, ip), counted=(errors.InvalidInput,)):
+        row = await EmailToken.get_or_none(token_hash=crypto.digest(body.token), purpose=EmailTokenPurpose.RESET,
+                                           used_at=None, expires_at__gt=datetime.now(timezone.utc))
+        if row is None:
+            raise errors.InvalidInput(INVALID_LINK, details={"token": "invalid or expired"})
     user = await User.get(id=row.user_id)
     passwords.check_policy(body.password, minimum=passwords.RESET_MIN_LENGTH, email=user.email, name=user.name)
     factor = await twofactor.confirmed_factor(user)
-    limits = ((throttle.TWO_FACTOR_ACCOUNT, user.public_id), (throttle.TWO_FACTOR_IP, ip))
-    if factor is not None:
-        if not body.code and not body.recovery_code:
-            raise errors.TwoFactorMissing()
-        await throttle.check(request, *limits)
+    if factor is not None and not body.code and not body.recovery_code:
+        raise errors.TwoFactorMissing()
+    limits = ((throttle.TWO_FACTOR_ACCOUNT, user.public_id), (throttle.TWO_FACTOR_IP, ip)) if factor else ()
     new_hash = await passwords.hash_password(body.password)
-    try:
+    async with throttle.failures(request, *limits, counted=(errors.TwoFactorFailed,)):
         async with in_transaction("identity") as conn:
             if await consume_email_token(conn, body.token, EmailTokenPurpose.RESET) is None:
                 raise errors.InvalidInput(INVALID_LINK, details={"token": "invalid or expired"})
@@ -202,10 +206,31 @@ async def confirm_reset(request: Request) -> HTTPResponse:
                 update["email_verified_at"] = datetime.now(timezone.utc)  # the mailbox was just proved
             await User.filter(id=user.id).using_db(conn).update(**update)
             await revoke_all(conn, user)
-    except errors.TwoFactorFailed:
-        await throttle.fail(request, *limits)
-        raise
     return reply(request, {"reset": True})
+
+
+# -- re-authentication ---------------------------------------------------------------------------
+
+@bp.post("/v1/auth/reauth")
+async def reauthenticate(request: Request) -> HTTPResponse:
+    """Presents the password (and the app code when the account has one) on this session again,
+    so that e-mail changes and new passkeys are accepted for the next reauth.MAX_AGE."""
+    session = await require_session(request)
+    body = read_body(request, ReauthBody)
+    user = await login.password_step(request, session.user.email, body.password)
+    factor = await twofactor.confirmed_factor(user)
+    if factor is not None and not body.code and not body.recovery_code:
+        raise errors.TwoFactorMissing()
+    limits = ((throttle.TWO_FACTOR_ACCOUNT, user.public_id),
+              (throttle.TWO_FACTOR_IP, throttle.client_ip(request))) if factor else ()
+    async with throttle.failures(request, *limits, counted=(errors.TwoFactorFailed,)):
+        async with in_transaction("identity") as conn:
+            if factor is not None:
+                await twofactor.check_second_factor(conn, user, factor, code=body.code,
+                                                    recovery_code=body.recovery_code)
+            await reauth.mark(conn, session)
+    return reply(request, {"reauthenticated_at": session.reauthenticated_at.isoformat(),
+                           "reauth_expires_at": reauth.expires_at(session).isoformat()})
 
 
 @bp.post("/v1/auth/keys/rotate")

@@ -1,5 +1,8 @@
 """Passkeys: /v1/passkeys/register/options, /v1/passkeys/register, /v1/passkeys/login/options,
-/v1/passkeys/login (public), GET /v1/passkeys, DELETE /v1/passkeys/{id} (needs the password)."""
+/v1/passkeys/login (public), GET /v1/passkeys, DELETE /v1/passkeys/{id} (needs the password).
+
+Adding a passkey adds a way in: both registration steps need a recent re-authentication of the
+session (app/identity/reauth.py), so a stolen session token cannot plant one."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
-from app.identity import errors, login, passkeys
+from app.identity import errors, login, passkeys, reauth
 from app.identity.bodies import SnakeBody, read_body
 from app.identity.endpoints.auth import session_answer
 from app.identity.sessions import open_session, require_session
@@ -55,6 +58,7 @@ def _optional_body(request: Request, model):
 async def register_options(request: Request) -> HTTPResponse:
     session = await require_session(request)
     _optional_body(request, EmptyBody)
+    await reauth.require_recent(session)
     challenge_id, options = await passkeys.begin_registration(request, session.user)
     return reply(request, {"challenge_id": challenge_id, "options": options})
 
@@ -63,6 +67,7 @@ async def register_options(request: Request) -> HTTPResponse:
 async def register(request: Request) -> HTTPResponse:
     session = await require_session(request)
     body = read_body(request, FinishBody)
+    await reauth.require_recent(session)
     row = await passkeys.finish_registration(request, session.user, body.challenge_id, body.credential, body.name)
     return reply(request, {"passkey": passkey_json(row)}, status=201)
 

@@ -70,22 +70,21 @@ async def verify(request: Request) -> HTTPResponse:
     body = read_body(request, CodeBody)
     user = session.user
     limits = ((throttle.TWO_FACTOR_ACCOUNT, user.public_id), (throttle.TWO_FACTOR_IP, throttle.client_ip(request)))
-    await throttle.check(request, *limits)
-    async with in_transaction("identity") as conn:
-        factor = await TotpFactor.filter(user=user, status=TotpStatus.PENDING).using_db(conn) \
-            .select_for_update().first()
-        if factor is None:
-            raise errors.Conflict("There is no two-factor set-up waiting for confirmation; call /v1/2fa/setup.")
-        ok = await twofactor.consume_code(conn, factor, body.code)
-        codes = None
-        if ok:
-            await TotpFactor.filter(id=factor.id).using_db(conn).update(
-                status=TotpStatus.CONFIRMED, confirmed_at=datetime.now(timezone.utc))
-            await EmailFactor.filter(user=user).using_db(conn).delete()  # the app replaces the e-mail method
-            codes = await twofactor.replace_recovery_codes(conn, user)
-    if not ok:
-        await throttle.fail(request, *limits)
-        raise errors.TwoFactorFailed()
+    async with throttle.failures(request, *limits, counted=(errors.TwoFactorFailed,)):
+        async with in_transaction("identity") as conn:
+            factor = await TotpFactor.filter(user=user, status=TotpStatus.PENDING).using_db(conn) \
+                .select_for_update().first()
+            if factor is None:
+                raise errors.Conflict("There is no two-factor set-up waiting for confirmation; call /v1/2fa/setup.")
+            ok = await twofactor.consume_code(conn, factor, body.code)
+            codes = None
+            if ok:
+                await TotpFactor.filter(id=factor.id).using_db(conn).update(
+                    status=TotpStatus.CONFIRMED, confirmed_at=datetime.now(timezone.utc))
+                await EmailFactor.filter(user=user).using_db(conn).delete()  # the app replaces the e-mail method
+                codes = await twofactor.replace_recovery_codes(conn, user)
+        if not ok:
+            raise errors.TwoFactorFailed()
     return reply(request, {"enabled": True, "recovery_codes": codes})
 
 
