@@ -1,10 +1,18 @@
-"""Nothing lost: messages stuck in a non-final state are handed to the workers again.
+"""Nothing lost, nothing looped: messages stuck in a non-final state are handed to the workers
+again, a bounded number of times.
 
 Dramatiq's Redis broker gives a dead worker's messages back only during its occasional
 maintenance (minutes to hours on a quiet system). This job finds messages that should have
 moved and did not: queued for longer than RECONCILE_AFTER_SECONDS past their due time, or
 sending with an expired lease (a worker died mid-delivery). Each gets a fresh outbox row; the
 claim in the actor makes any duplicate harmless.
+
+The bound is the message's ``attempts``: every claim by a worker counts one, and so does handing
+back a queued message (no worker took it). A stuck message whose attempts reached
+MAX_HANDBACK_ATTEMPTS is not handed back: it becomes ``failed`` (``DeliveryStalled: ...``), with
+its ``failed`` timeline event and webhook event, like any failure. So a message that kills its
+worker, or that no worker ever takes, stops coming back. The bound is above the delivery's own
+(tasks/delivery.py, MAX_ATTEMPTS = 8): the reconciler never cuts a provider's retries short.
 """
 
 from __future__ import annotations
@@ -13,37 +21,66 @@ import logging
 
 from tortoise import connections
 
+from models.platform.events import fanout_sql, message_data_sql
+from models.platform.message import purge_content_sql
 from schedules.jobs import job
 
 log = logging.getLogger("herald.reconciler")
 
 LIMIT = 1000
+MAX_HANDBACK_ATTEMPTS = 10
 
-_RECONCILE = """
+_COLUMNS = "m.id, m.public_id, m.tenant_id, m.mode, m.channel, m.status, m.recipient, m.sender, m.subject, m.tags, " \
+           "m.failure_reason, m.attempts"
+
+_RECONCILE = f"""
 WITH stuck AS (
-  SELECT id FROM messages
+  SELECT id, status AS was, attempts FROM messages
   WHERE status IN ('queued', 'sending') AND (
-    (status = 'queued' AND GREATEST(updated_at, COALESCE(next_attempt_at, updated_at)) < now() - make_interval(secs => $1))
+    (status = 'queued'
+     AND GREATEST(updated_at, COALESCE(next_attempt_at, updated_at)) < now() - make_interval(secs => $1))
     OR (status = 'sending' AND lease_until < now()))
   ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED
 ), moved AS (
-  UPDATE messages m SET status = 'queued', lease_until = NULL, updated_at = now()
-  FROM stuck WHERE m.id = stuck.id RETURNING m.id, m.channel
-), events AS (
+  UPDATE messages m SET status = 'queued', lease_until = NULL, updated_at = now(),
+         attempts = m.attempts + CASE WHEN stuck.was = 'queued' THEN 1 ELSE 0 END
+  FROM stuck WHERE m.id = stuck.id AND stuck.attempts < $3 RETURNING m.id, m.channel
+), given_up AS (
+  UPDATE messages m SET status = 'failed', lease_until = NULL, next_attempt_at = NULL, updated_at = now(),
+         {purge_content_sql("m")},
+         failure_reason = CASE WHEN stuck.was = 'sending'
+           THEN 'DeliveryStalled: no delivery completed in ' || stuck.attempts
+                || ' attempts (the worker stopped each time)'
+           ELSE 'DeliveryStalled: no worker took the message after ' || stuck.attempts || ' attempts' END
+  FROM stuck WHERE m.id = stuck.id AND stuck.attempts >= $3 RETURNING {_COLUMNS}
+), requeued_events AS (
   INSERT INTO message_events (message_id, type, detail, created_at)
-  SELECT id, 'requeued', '{"Reason": "no progress within the reconciliation bound"}'::jsonb, now() FROM moved
+  SELECT id, 'requeued', '{{"Reason": "no progress within the reconciliation bound"}}'::jsonb, now() FROM moved
+), failed_events AS (
+  INSERT INTO message_events (message_id, type, detail, created_at)
+  SELECT id, 'failed', jsonb_build_object('Reason', failure_reason, 'Attempts', attempts), now() FROM given_up
+), wh_source AS (
+  SELECT g.tenant_id, g.mode, g.channel || '.failed' AS type, g.id AS message_id,
+         {message_data_sql("g", ", 'Reason', g.failure_reason")} AS data FROM given_up g
+){fanout_sql("wh_source")}
+, jobs AS (
+  INSERT INTO outbox (actor, queue, args, delay_ms, created_at)
+  SELECT channel || '.deliver', channel, jsonb_build_array(id), 0, now() FROM moved
+  RETURNING id
 )
-INSERT INTO outbox (actor, queue, args, delay_ms, created_at)
-SELECT channel || '.deliver', channel, jsonb_build_array(id), 0, now() FROM moved
-RETURNING id
+SELECT (SELECT count(*) FROM jobs) AS requeued, (SELECT count(*) FROM given_up) AS failed
 """
 
 
 async def reconcile(after_seconds: float) -> int:
-    rows = await connections.get("platform").execute_query_dict(_RECONCILE, [float(after_seconds), LIMIT])
-    if rows:
-        log.warning("re-enqueued %d stuck message(s)", len(rows))
-    return len(rows)
+    """Hand stuck messages back (or fail those past the bound); returns how many were handed back."""
+    [row] = await connections.get("platform").execute_query_dict(
+        _RECONCILE, [float(after_seconds), LIMIT, MAX_HANDBACK_ATTEMPTS])
+    if row["requeued"]:
+        log.warning("re-enqueued %d stuck message(s)", row["requeued"])
+    if row["failed"]:
+        log.error("failed %d message(s) stuck after %d attempts", row["failed"], MAX_HANDBACK_ATTEMPTS)
+    return int(row["requeued"])
 
 
 @job("messages.reconcile", every_seconds=5)

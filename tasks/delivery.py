@@ -6,12 +6,15 @@ The actor gets a message id and:
 2. re-checks that it may still go: the sender domain still verified (e-mail), the recipient
    not suppressed, the tenant within its quota; otherwise the message fails, with the reason;
 3. calls the provider (the sink for test-mode keys; otherwise the tenant's configured provider,
-   else the platform default) with the message id as idempotency key; an e-mail carries the
+   else the platform default; a push device by the provider for its platform and kind of token,
+   see tasks/providers.py) with the message id as idempotency key; an e-mail carries the
    sender domain's DKIM key, a push message its device's platform;
 4. records the outcome: sent (with what the provider reports, e.g. SMS segments); or deferred
    and retried with backoff (a provider's Retry-After honoured) on a transient error, failed
    after MAX_ATTEMPTS; or failed on a permanent one (a push token declared invalid also deletes
-   the device).
+   the device). Any other exception of a provider (a bug, an answer it did not expect) is
+   retried like a transient error and fails the message once the attempts are spent; its
+   reason names only the exception's type (the traceback is logged for the operator).
 Each step is a transition of the message that also appends to its timeline.
 """
 
@@ -33,6 +36,7 @@ from models.platform.usage import SEND_COUNTERS, period_of, totals
 from providers.base import DkimKey, Outgoing
 from providers.errors import (InvalidDeviceToken, PermanentProviderError, ProviderConfigError,
                               TransientProviderError)
+from tasks.providers import push_route
 from tasks.queues import Queue
 
 log = logging.getLogger("herald.delivery")
@@ -50,7 +54,8 @@ def providers():
     if _providers is None:
         from tasks.providers import ProviderSet
 
-        _providers = ProviderSet(_settings.providers, _settings.provider_configs)
+        _providers = ProviderSet(_settings.providers, _settings.provider_configs,
+                                 allow_loopback=_settings.webhooks_allow_loopback)
     return _providers
 
 
@@ -89,6 +94,8 @@ async def deliver(message_pk: int) -> str:
         return "failed"
     channel, tenant_pk, live = message["channel"], message["tenant_id"], message["mode"] != "test"
     platform = await platform_of(tenant_pk, message["recipient"]) if channel == "push" else None
+    tenant_config = await tenant_provider(tenant_pk, channel, push_route(platform, message["recipient"])) \
+        if live else None
     dkim = None
     if channel == "email" and live and message["sender"]:
         key = await signing_key_for(tenant_pk, parseaddr(message["sender"])[1])
@@ -101,19 +108,11 @@ async def deliver(message_pk: int) -> str:
     )
     provider_key = None
     try:
-        provider = providers().for_message(
-            channel, message["mode"], await tenant_provider(tenant_pk, channel, platform) if live else None)
+        provider = providers().for_message(channel, message["mode"], tenant_config)
         provider_key = provider.key
         receipt = await provider.send(outgoing)
     except TransientProviderError as error:
-        if message["attempts"] >= MAX_ATTEMPTS:
-            await finish(connection, message_pk, MessageStatus.FAILED, provider=provider_key,
-                         failure_reason=f"ProviderError: gave up after {MAX_ATTEMPTS} attempts: {error}",
-                         detail={"Reason": str(error), "Attempts": message["attempts"]})
-            return "failed"
-        delay = backoff(message["attempts"], error.retry_after)
-        await defer(connection, message_pk, delay, str(error))
-        raise dramatiq.Retry(str(error), delay=int(delay * 1000)) from None
+        return await _retry_or_give_up(connection, message, provider_key, str(error), error.retry_after)
     except (PermanentProviderError, ProviderConfigError) as error:
         detail = {"Reason": str(error)}
         if isinstance(error, InvalidDeviceToken):
@@ -124,12 +123,34 @@ async def deliver(message_pk: int) -> str:
         await finish(connection, message_pk, MessageStatus.FAILED, provider=provider_key,
                      failure_reason=f"{type(error).__name__}: {error}", detail=detail)
         return "failed"
+    except Exception as error:  # noqa: BLE001 - a provider's bug or an answer it did not expect
+        log.exception("unexpected error from the %s provider (message %s, attempt %d)", provider_key or channel,
+                      message["public_id"], message["attempts"])
+        # The type only: the exception's text may quote what a remote server answered.
+        reason = f"unexpected {type(error).__name__} in the {provider_key or channel} provider"
+        return await _retry_or_give_up(connection, message, provider_key, reason, None)
     finally:
         await providers().close_retired()
     reported = {name: value for name, value in receipt.detail.items() if name[:1].isupper()}
+    # The column holds 255 characters; whatever a remote service answered must not stop the record.
     await finish(connection, message_pk, MessageStatus.SENT, provider=provider_key,
-                 provider_message_id=receipt.provider_message_id, detail={"Provider": provider_key, **reported})
+                 provider_message_id=str(receipt.provider_message_id)[:255],
+                 detail={"Provider": provider_key, **reported})
     return "sent"
+
+
+async def _retry_or_give_up(connection, message: dict, provider_key: str | None, reason: str,
+                            retry_after: float | None) -> str:
+    """Defer the message for another attempt (raises dramatiq.Retry), or fail it once its
+    MAX_ATTEMPTS are spent."""
+    if message["attempts"] >= MAX_ATTEMPTS:
+        await finish(connection, message["id"], MessageStatus.FAILED, provider=provider_key,
+                     failure_reason=f"ProviderError: gave up after {MAX_ATTEMPTS} attempts: {reason}",
+                     detail={"Reason": reason, "Attempts": message["attempts"]})
+        return "failed"
+    delay = backoff(message["attempts"], retry_after)
+    await defer(connection, message["id"], delay, reason)
+    raise dramatiq.Retry(reason, delay=int(delay * 1000)) from None
 
 
 def _json(value):

@@ -43,6 +43,17 @@ def new_message_id() -> str:
     return public_id("msg")
 
 
+# E-mail headers that Herald writes itself: a request's custom Headers may not set them (refused
+# at accept, and again by the SMTP provider), nor any X-Herald-* header.
+RESERVED_EMAIL_HEADERS = frozenset({
+    "from", "to", "cc", "bcc", "subject", "date", "message-id", "reply-to", "sender", "mime-version", "content-type",
+    "content-transfer-encoding", "dkim-signature", "return-path", "received"})
+
+
+def reserved_email_header(name: str) -> bool:
+    return name.lower() in RESERVED_EMAIL_HEADERS or name.lower().startswith("x-herald-")
+
+
 class Message(Model):
     id = fields.BigIntField(primary_key=True)
     public_id = fields.CharField(max_length=40, unique=True, default=new_message_id)
@@ -71,7 +82,8 @@ class Message(Model):
     class Meta:
         table = "messages"
         app = "platform"
-        indexes = (("tenant_id", "channel", "id"), ("status", "updated_at"))
+        # Reads (GET /v1/emails) are per tenant, mode (a key sees its own mode only) and channel, newest first.
+        indexes = (("tenant_id", "mode", "channel", "id"), ("status", "updated_at"))
 
 
 class MessageEvent(Model):
@@ -106,10 +118,18 @@ SELECT c.*, t.public_id AS tenant_public_id, t.effective_quota FROM c JOIN tenan
 # The webhook events of a transition (models/platform/events.py) are written by the same statement.
 _MESSAGE_COLUMNS = "id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, failure_reason"
 
+def purge_content_sql(alias: str) -> str:
+    """The SET clause, for a move to a final state, that drops the content of a tenant with
+    ``purge_content`` (the system tenant: its e-mails carry sign-in codes and reset links)."""
+    return (f"content = CASE WHEN EXISTS (SELECT 1 FROM tenants t WHERE t.id = {alias}.tenant_id AND t.purge_content) "
+            f"THEN '{{\"Purged\": true}}'::jsonb ELSE {alias}.content END")
+
+
 _FINISH = f"""
 WITH u AS (
   UPDATE messages SET status = $2, provider = COALESCE($4, provider), provider_message_id = COALESCE($5, provider_message_id),
-         failure_reason = $6, lease_until = NULL, next_attempt_at = NULL, updated_at = now()
+         failure_reason = $6, lease_until = NULL, next_attempt_at = NULL, updated_at = now(),
+         {purge_content_sql("messages")}
   WHERE id = $1 AND status = 'sending' RETURNING {_MESSAGE_COLUMNS}
 ), ev AS (
   INSERT INTO message_events (message_id, type, detail, created_at) SELECT id, $3, $7::jsonb, now() FROM u RETURNING id

@@ -33,6 +33,9 @@ class Tenant(Model):
     # Anything but "active" (an empty value included) blocks the /v1 surface.
     status = fields.CharField(max_length=20, default=TenantStatus.ACTIVE.value)
     plan = fields.CharField(max_length=50, default="")
+    # Message content (bodies, headers) is dropped once a message reaches a final state: for the
+    # "Herald" system tenant, whose e-mails carry sign-in codes and reset links.
+    purge_content = fields.BooleanField(default=False)
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:

@@ -185,3 +185,85 @@ async def test_an_email_sent_through_the_api_arrives_dkim_signed(make_account, p
     assert f"d={domain.name}" in parsed["DKIM-Signature"].replace(" ", "")
     assert f"s={domain.dkim_selector}" in parsed["DKIM-Signature"].replace(" ", "")
     assert parsed["List-Unsubscribe"] == "<https://u.example/1>"
+
+
+# --- headers: the From written from the checked address; no line break ever reaches the wire ---------
+
+@pytest.mark.parametrize("sender, display, raw", [
+    ('"News, Inc." <news@{domain}>', "News, Inc.", b'From: "News, Inc." <news@{domain}>'),
+    ('"Ana \\"Boss\\" Lima" <news@{domain}>', 'Ana "Boss" Lima', b'From: "Ana \\"Boss\\" Lima" <news@{domain}>'),
+    ("Olá Ñews <news@{domain}>", "Olá Ñews", b"From: =?utf-8?q?Ol=C3=A1_=C3=91ews?= <news@{domain}>"),
+    ("news@{domain}", "", b"From: news@{domain}"),
+])
+async def test_the_from_header_is_written_from_the_checked_address(inbox, signing, dns_server, sender, display, raw):
+    provider = SmtpProvider({"host": "127.0.0.1", "port": inbox.port, "security": "none"})
+    try:
+        base = mail(signing)
+        await provider.send(outgoing("email", base.recipient, base.content, sender=sender.format(domain=signing.domain),
+                                     subject=base.subject, dkim=signing))
+    finally:
+        await provider.close()
+    [arrived] = inbox.messages
+    assert raw.replace(b"{domain}", signing.domain.encode()) + b"\r\n" in arrived["data"]
+    parsed = email.message_from_bytes(arrived["data"], policy=email.policy.default)
+    assert parsed["From"].addresses[0].display_name == display
+    assert arrived["from"] == f"news@{signing.domain}"
+    assert dkim.verify(arrived["data"], dnsfunc=dnsfunc_for(dns_server))
+
+
+@pytest.mark.parametrize("change", [
+    {"Headers": {"X-Note\r\nBcc": "victim@example.com"}},
+    {"Headers": {"X-Note: injected": "x"}},
+    {"Headers": {"X-Note": "fine\r\nBcc: victim@example.com"}},
+    {"Headers": {"X-Note": "nul\0byte"}},
+    {"subject": "Hello\r\nBcc: victim@example.com"},
+    {"sender": "News <news@{domain}>\r\nBcc: victim@example.com"},
+    {"sender": "News\r\nBcc: victim@example.com <news@{domain}>"},
+    {"sender": "one@{domain}, two@{domain}"},
+    {"sender": "News, Inc <news@{domain}>"},
+    {"To": ["ana@example.com\r\nBcc: victim@example.com"]},
+    {"ReplyTo": ["replies@example.org\nBcc: victim@example.com"]},
+    {"recipient": "ana@example.com>\r\nRCPT TO:<victim@example.com"},
+    {"Charset": "utf-8\r\nBcc: victim@example.com"},
+])
+async def test_a_line_break_in_any_header_never_reaches_the_wire(inbox, signing, change):
+    change = {key: value.replace("{domain}", signing.domain) if isinstance(value, str) else value
+              for key, value in change.items()}
+    base = mail(signing, **{key: value for key, value in change.items() if key[0].isupper()})
+    message = outgoing("email", change.get("recipient", base.recipient), base.content,
+                       sender=change.get("sender", base.sender), subject=change.get("subject", base.subject),
+                       dkim=signing)
+    provider = SmtpProvider({"host": "127.0.0.1", "port": inbox.port, "security": "none"})
+    try:
+        with pytest.raises(PermanentProviderError):
+            await provider.send(message)
+    finally:
+        await provider.close()
+    assert inbox.messages == [] and inbox.sessions == set()
+
+
+async def test_a_bad_header_fails_the_message_at_once_instead_of_looping(make_account, inbox, settings):
+    from datetime import datetime, timezone
+
+    from models.platform.message import Message, MessageEvent
+    from models.platform.tenant import Tenant
+
+    account = await make_account(scopes=("email:send",))
+    tenant = await Tenant.get(public_id=account.tenant_id)
+    domain = await add_sender_domain(tenant.id, f"hdr{secrets.token_hex(3)}.example")
+    domain.verified_at = datetime.now(timezone.utc)
+    await domain.save()
+    await set_provider_config(tenant.id, "email", "smtp", {"host": "127.0.0.1", "port": inbox.port,
+                                                           "security": "none"})
+    message = await Message.create(
+        tenant=tenant, channel="email", mode="live", recipient="bob@example.com", recipient_role="to",
+        sender=f"Ana <ana@{domain.name}>", subject="Hi",
+        content={"Text": "t", "To": ["bob@example.com"], "Headers": {"X-Note\r\nBcc": "victim@example.com"}})
+    from tasks.delivery import deliver
+
+    assert await deliver(message.id) == "failed"
+    await message.refresh_from_db()
+    assert message.status == "failed" and message.attempts == 1
+    assert message.failure_reason.startswith("PermanentProviderError: header name")
+    assert (await MessageEvent.get(message_id=message.id, type="failed")).detail["Reason"]
+    assert inbox.messages == []
