@@ -6,6 +6,11 @@ import logging
 
 from herald.settings import Settings
 
+# What leaves for Sentry is the stack and the error, never data: local variables would carry API
+# keys, message bodies and recipients (a handler's ``body``, a provider's ``content``), request
+# bodies the same, and PII (addresses, cookies, users) stays out by default.
+SENTRY_PRIVACY = {"include_local_variables": False, "send_default_pii": False, "max_request_body_size": "never"}
+
 
 def configure_logging(settings: Settings) -> None:
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -17,11 +22,6 @@ def init_sentry(settings: Settings, *integrations) -> bool:
         return False
     import sentry_sdk
 
-    sentry_sdk.init(
-        dsn=settings.sentry_dsn,
-        environment=settings.env,
-        release=f"herald@{settings.version}",
-        integrations=list(integrations),
-        send_default_pii=False,
-    )
+    sentry_sdk.init(dsn=settings.sentry_dsn, environment=settings.env, release=f"herald@{settings.version}",
+                    integrations=list(integrations), **SENTRY_PRIVACY)
     return True

@@ -5,11 +5,17 @@ invalid JSON is 400 InvalidJson; an unknown field is 400 ValidationError whose m
 the field; every invalid field appears in ``Details`` as field -> reason. Models inherit
 :class:`Body` (PascalCase keys on the wire, snake_case attributes in Python) or
 :class:`SnakeBody` (snake_case on the wire, for the identity server and the request logs).
+
+JSON nested deeper than :data:`MAX_DEPTH` levels is refused with 400 before it is parsed:
+everything downstream (the parser, validation, hashing, redaction, ``json.dumps``) recurses per
+level, and a body of a few kilobytes of ``[`` would otherwise end in a RecursionError.
 """
 
 from __future__ import annotations
 
 import json
+from array import array
+from itertools import accumulate
 from typing import Any, TypeVar
 
 import pydantic
@@ -35,6 +41,46 @@ class SnakeBody(BaseModel):
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
+# Far beyond any body of the contract (a batch item is 6 levels deep, free-form Data a few more).
+MAX_DEPTH = 32
+
+_NOT_STRUCTURE = bytes(range(256)).translate(None, b'[]{}"')
+_AS_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1 on open, -1 (as a signed byte) on close
+
+
+def nested_deeper_than(raw: bytes | str, limit: int = MAX_DEPTH) -> bool:
+    """Whether the arrays and objects of a JSON text nest deeper than ``limit``, found without
+    parsing or recursion.
+
+    Linear and done in C (bytes methods, ``accumulate``): escaped backslashes and quotes are
+    dropped, then everything but brackets and quotes, then the strings (between quote pairs); what
+    is left is brackets only, and the depth is the highest running sum of +1 and -1. For invalid
+    JSON the answer is approximate; the parser refuses that text anyway."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return False
+    structure = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_STRUCTURE)
+    if b'"' in structure:
+        structure = b"".join(structure.split(b'"')[::2])
+    return bool(structure) and max(accumulate(array("b", structure.translate(_AS_STEPS)))) > limit
+
+
+def _too_deep() -> errors.ValidationError:
+    return errors.ValidationError(f"The request body nests arrays and objects deeper than {MAX_DEPTH} levels.",
+                                  details={"body": f"nested deeper than {MAX_DEPTH} levels"})
+
+
+def parse_json(raw: bytes | str, *, invalid: type[errors.BadRequest] = errors.InvalidJson) -> Any:
+    """JSON text to Python, or 400: ``invalid`` for bad JSON, ValidationError when nested too deep."""
+    if nested_deeper_than(raw):
+        raise _too_deep()
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise invalid(f"The request body is not valid JSON: {exc}.") from None
+    except RecursionError:  # unreachable within MAX_DEPTH; kept so that no parser change can make it a 500
+        raise _too_deep() from None
+
 
 def load_json(request: Request, *, max_bytes: int | None = None, invalid: type[errors.BadRequest] = errors.InvalidJson) -> Any:
     raw = request.body or b""
@@ -43,10 +89,7 @@ def load_json(request: Request, *, max_bytes: int | None = None, invalid: type[e
     if not raw.strip():
         raise errors.ValidationError("A JSON object is required as the request body.",
                                      details={"body": "required"})
-    try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise invalid(f"The request body is not valid JSON: {exc}.") from None
+    return parse_json(raw, invalid=invalid)
 
 
 def parse_body(request: Request, model: type[ModelT], *, max_bytes: int | None = None) -> ModelT:

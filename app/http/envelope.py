@@ -2,8 +2,10 @@
 
 Two casings exist in the contract: the platform envelope ``{Error: {Type, Code, Message,
 Details?}, RequestId}`` and the lowercase one ``{error: {type, code, message}}`` that the
-request-log endpoints (and the identity server) use. A route opts into the lowercase one
-with ``ctx_envelope="lower"``; an app with ``app.config.ERROR_ENVELOPE = "lower"``.
+request-log endpoints (and the identity server) use. An app takes the lowercase one for every
+error with ``app.config.ERROR_ENVELOPE = "lower"``. A route takes it with ``ctx_envelope="lower"``
+for its own answers only, 400 and 404, as the contract writes for the log routes: what the
+surface's gate answers there (401, 403, 429) stays in the app's envelope, like on any other route.
 """
 
 from __future__ import annotations
@@ -21,15 +23,21 @@ from herald.systems import owner_of
 log = logging.getLogger("herald.http")
 
 
-def envelope_style(request: Request) -> str:
+# The statuses a route's own envelope applies to (``ctx_envelope``); the rest are the surface's.
+ROUTE_ENVELOPE_STATUSES = frozenset({400, 404})
+
+
+def envelope_style(request: Request, error: errors.HttpError) -> str:
     route = request.route
     style = getattr(route.ctx, "envelope", None) if route is not None else None
-    return style or request.app.config.get("ERROR_ENVELOPE", "pascal")
+    if style is not None and error.status in ROUTE_ENVELOPE_STATUSES:
+        return style
+    return request.app.config.get("ERROR_ENVELOPE", "pascal")
 
 
 def render(request: Request, error: errors.HttpError) -> HTTPResponse:
     rid = request_id(request)
-    if envelope_style(request) == "lower":
+    if envelope_style(request, error) == "lower":
         body = {"error": {"type": error.type, "code": error.code, "message": error.message}}
         if error.details:
             body["error"]["details"] = error.details

@@ -10,7 +10,8 @@
     ├── PayloadTooLarge (413)
     ├── Unprocessable (422)            QueryParameterNotAllowed (code ValidationError), RemetenteNaoVerificado
     ├── TooManyRequests (429)          Throttling, QuotaExceeded
-    └── ServerError (5xx)              InternalError, ServiceUnavailable, VerificacaoIndisponivel, NotReady
+    └── ServerError (5xx)              InternalError, ServiceUnavailable, VerificacaoIndisponivel, NotReady,
+                                       UpstreamError (502: another system unreachable, timed out or 5xx)
 
 A handler raises one of these; :mod:`app.http.envelope` renders it. Nobody builds an error
 body by hand. Each class fixes the HTTP status and the contract's ``Code``; the message is
@@ -19,6 +20,7 @@ what the client reads, ``details`` is machine-readable context (field to reason)
 
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping
 
 
@@ -97,9 +99,9 @@ class PermissionDenied(Forbidden):
 class InsufficientScope(Forbidden):
     code = "InsufficientScope"
 
-    def __init__(self, scope: str | None):
+    def __init__(self, scope: str | None, message: str | None = None):
         if scope:
-            super().__init__(f"This API key lacks the scope {scope!r} required by this route.",
+            super().__init__(message or f"This API key lacks the scope {scope!r} required by this route.",
                              details={"RequiredScope": scope})
         else:
             super().__init__("This route declares no scope and cannot be called with an API key.")
@@ -174,12 +176,24 @@ class RemetenteNaoVerificado(Unprocessable):
 
 # 429
 class TooManyRequests(HttpError):
+    """Every 429 carries ``Retry-After`` and the ``X-RateLimit-*`` headers (contract, Errors rule 1).
+
+    ``headers`` are the limiter's own (``Decision.headers()``) when there is one; otherwise the
+    error describes itself: nothing remains until ``Retry-After`` has passed, and the limit is
+    ``limit`` when the raiser names it."""
+
     status = 429
     code = "Throttling"
     message = "Too many requests; slow down."
 
-    def __init__(self, retry_after: int, message: str | None = None, headers: Mapping[str, str] | None = None):
-        merged = {"Retry-After": str(max(1, retry_after)), **(headers or {})}
+    def __init__(self, retry_after: int, message: str | None = None, headers: Mapping[str, str] | None = None,
+                 *, limit: int | None = None):
+        wait = max(1, int(retry_after))
+        merged = {"Retry-After": str(wait), "X-RateLimit-Remaining": "0",
+                  "X-RateLimit-Reset": str(int(time.time()) + wait)}
+        if limit is not None:
+            merged["X-RateLimit-Limit"] = str(limit)
+        merged.update(headers or {})
         super().__init__(message, headers=merged)
 
 
@@ -222,3 +236,15 @@ class VerificacaoIndisponivel(ServiceUnavailable):
 class NotReady(ServiceUnavailable):
     code = "NotReady"
     message = "The service is not ready."
+
+
+# 502
+class UpstreamError(ServerError):
+    """Another system did not answer usefully: unreachable, timed out, a 5xx, or its circuit breaker
+    is open (app/http/services.py). The client reads a generic message; the real reason is logged
+    where the failure was seen, once, so this error is quiet here."""
+
+    status = 502
+    code = "UpstreamError"
+    message = "A service this request depends on did not answer; try again shortly."
+    quiet = True

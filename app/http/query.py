@@ -12,10 +12,10 @@ from app.http import errors
 
 
 def check_query(request: Request) -> None:
-    if not request.query_string:
-        return
     route = request.route
-    allowed: tuple[str, ...] = tuple(getattr(route.ctx, "query", ())) if route is not None else ()
+    if not request.query_string or route is None:
+        return  # no route: the answer is its 404 or 405, whatever the query says
+    allowed: tuple[str, ...] = tuple(getattr(route.ctx, "query", ()))
     unknown = [name for name in request.args if name not in allowed]
     if unknown:
         raise errors.QueryParameterNotAllowed(unknown, allowed)

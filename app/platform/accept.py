@@ -4,6 +4,9 @@ For each item of a request: its idempotency record (claimed with INSERT ... ON C
 concurrent identical requests serialise on it and exactly one creates messages), its messages
 (one per recipient) and one outbox row per message, the usage counters, all committed together.
 The handler then answers 202; delivery is the workers' business.
+
+Idempotency records belong to the key's mode: a live send never replays a test one. Within one
+request a key names one item: a later item repeating an earlier item's key gets its own error.
 """
 
 from __future__ import annotations
@@ -77,18 +80,19 @@ async def _claim_idempotency(conn: BaseDBAsyncClient, principal: Principal, oper
                              item: Item) -> tuple[bool, list[str] | None, str | None]:
     """(ours, earlier message ids, earlier body hash). A record older than the window is taken over."""
     rows = await conn.execute_query_dict(
-        "INSERT INTO idempotency_records (tenant_id, operation, key, body_hash, message_ids, created_at, expires_at) "
-        "VALUES ($1, $2, $3, $4, '[]'::jsonb, now(), now() + make_interval(hours => $5)) "
-        "ON CONFLICT (tenant_id, operation, key) DO UPDATE SET body_hash = EXCLUDED.body_hash, message_ids = "
+        "INSERT INTO idempotency_records (tenant_id, mode, operation, key, body_hash, message_ids, created_at, "
+        "expires_at) VALUES ($1, $6, $2, $3, $4, '[]'::jsonb, now(), now() + make_interval(hours => $5)) "
+        "ON CONFLICT (tenant_id, mode, operation, key) DO UPDATE SET body_hash = EXCLUDED.body_hash, message_ids = "
         "'[]'::jsonb, created_at = now(), expires_at = EXCLUDED.expires_at "
         "WHERE idempotency_records.expires_at < now() RETURNING id",
-        [principal.tenant_pk, operation, item.idempotency_key, item.body_hash, WINDOW_HOURS],
+        [principal.tenant_pk, operation, item.idempotency_key, item.body_hash, WINDOW_HOURS, principal.mode],
     )
     if rows:
         return True, None, None
     earlier = await conn.execute_query_dict(
-        "SELECT message_ids, body_hash FROM idempotency_records WHERE tenant_id = $1 AND operation = $2 AND key = $3",
-        [principal.tenant_pk, operation, item.idempotency_key],
+        "SELECT message_ids, body_hash FROM idempotency_records "
+        "WHERE tenant_id = $1 AND mode = $4 AND operation = $2 AND key = $3",
+        [principal.tenant_pk, operation, item.idempotency_key, principal.mode],
     )
     ids = earlier[0]["message_ids"]
     return False, json.loads(ids) if isinstance(ids, str) else ids, earlier[0]["body_hash"]
@@ -137,7 +141,7 @@ async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, pe
         first = len(params) + 1
         sql += (f", i AS (UPDATE idempotency_records r SET message_ids = v.ids::jsonb "
                 f"FROM unnest(${first}::text[], ${first + 1}::text[]) AS v(key, ids) "
-                f"WHERE r.tenant_id = $1 AND r.operation = ${first + 2} AND r.key = v.key)")
+                f"WHERE r.tenant_id = $1 AND r.mode = $3 AND r.operation = ${first + 2} AND r.key = v.key)")
         params += [[key for key, _ in claimed], [json.dumps(ids) for _, ids in claimed], operation]
     await conn.execute_query(sql + " SELECT 1", params)
 
@@ -160,8 +164,16 @@ async def _accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, o
     quota_left = await _quota_left(conn, principal, period)
     new_rows: list[tuple[str, Draft, str | None]] = []
     claimed: list[tuple[str, list[str]]] = []
+    keys_seen: set[str] = set()
     for item, outcome in zip(items, outcomes):
         if item.idempotency_key is not None:
+            if item.idempotency_key in keys_seen:
+                # Its record is this request's own, not yet holding ids: neither a replay nor a new send.
+                outcome.error = errors.ValidationError(
+                    "This IdempotencyKey is already used by an earlier item of this request.",
+                    details={"IdempotencyKey": "repeats the key of an earlier item of this request"})
+                continue
+            keys_seen.add(item.idempotency_key)
             ours, earlier_ids, earlier_hash = await _claim_idempotency(conn, principal, operation, item)
             if not ours:
                 if compare_bodies and earlier_hash != item.body_hash:
@@ -172,11 +184,11 @@ async def _accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, o
         if quota_left is not None:
             if len(item.drafts) > quota_left:
                 retry = int((_next_month(now) - now).total_seconds())
-                outcome.error = errors.QuotaExceeded(retry_after=retry)
+                outcome.error = errors.QuotaExceeded(retry_after=retry, limit=principal.effective_quota)
                 if item.idempotency_key is not None:  # nothing was accepted: free the key again
                     await conn.execute_query(
-                        "DELETE FROM idempotency_records WHERE tenant_id = $1 AND operation = $2 AND key = $3",
-                        [principal.tenant_pk, operation, item.idempotency_key])
+                        "DELETE FROM idempotency_records WHERE tenant_id = $1 AND mode = $4 AND operation = $2 "
+                        "AND key = $3", [principal.tenant_pk, operation, item.idempotency_key, principal.mode])
                 continue
             quota_left -= len(item.drafts)
         ids = [new_message_id() for _ in item.drafts]

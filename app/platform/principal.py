@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from models.platform.api_key import ApiKey, hash_key
+from models.platform.api_key import ApiKey, KeyKind, hash_key
 
 CACHE_SECONDS = 2.0
 CACHE_ENTRIES = 10_000
@@ -23,6 +23,7 @@ class Principal:
     key_name: str
     scopes: tuple[str, ...]
     mode: str
+    publishable: bool
     revoked: bool
     tenant_pk: int
     tenant_id: str
@@ -60,7 +61,8 @@ class KeyDirectory:
         tenant = key.tenant
         return Principal(
             key_pk=key.id, key_id=key.public_id, key_name=key.name, scopes=tuple(key.scopes or ()),
-            mode=key.mode, revoked=key.revoked_at is not None, tenant_pk=tenant.id, tenant_id=tenant.public_id,
+            mode=key.mode, publishable=key.kind == KeyKind.PUBLISHABLE.value, revoked=key.revoked_at is not None,
+            tenant_pk=tenant.id, tenant_id=tenant.public_id,
             tenant_name=tenant.name, tenant_status=tenant.status or "", plan=tenant.plan or "",
             effective_quota=tenant.effective_quota,
         )

@@ -1,4 +1,8 @@
-"""Idempotency records: one per (tenant, operation, key), valid for 24 hours."""
+"""Idempotency records: one per (tenant, mode, operation, key), valid for 24 hours.
+
+The mode is part of the key's identity: a live send never replays (nor conflicts with) a test
+send that used the same Idempotency-Key, nor the other way round.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ WINDOW_HOURS = 24
 class IdempotencyRecord(Model):
     id = fields.BigIntField(primary_key=True)
     tenant = fields.ForeignKeyField("platform.Tenant", related_name="idempotency_records", on_delete=fields.CASCADE)
+    mode = fields.CharField(max_length=4)
     operation = fields.CharField(max_length=32)
     key = fields.CharField(max_length=140)
     body_hash = fields.CharField(max_length=64)
@@ -21,4 +26,4 @@ class IdempotencyRecord(Model):
     class Meta:
         table = "idempotency_records"
         app = "platform"
-        unique_together = (("tenant", "operation", "key"),)
+        unique_together = (("tenant", "mode", "operation", "key"),)

@@ -28,32 +28,44 @@ LEGACY_SCOPES = frozenset({"full_access", "send_only", "emails:*"})
 DEMO_SCOPES = ("email:send", "email:read", "sms:send", "push:send", "push:devices", "whatsapp:send",
                "account:read", "logs:read", "webhooks:manage")
 
-# Scopes a publishable (client-side) key may hold.
-READ_ONLY_SCOPES = frozenset({"email:read", "forms:read", "pages:read"})
+# Scopes a publishable key (pk_live_, shipped inside browsers and apps, so public) may hold: reads of
+# what is public anyway. Never message content (email:read), request logs (logs:read), devices or
+# anything that sends.
+PUBLISHABLE_SCOPES = ("forms:read", "pages:read")
 
 
 class ScopeError(ValueError):
     """Scopes missing or outside the catalog; the message lists the valid ones."""
 
-    def __init__(self, message: str):
-        super().__init__(f"{message}; valid scopes: {', '.join(SCOPES)}")
+    def __init__(self, message: str, valid: tuple[str, ...] | list[str] = tuple(SCOPES)):
+        self.valid = tuple(valid)
+        super().__init__(f"{message}; valid scopes: {', '.join(valid)}")
 
 
-def validate_scopes(scopes: list[str] | tuple[str, ...]) -> list[str]:
+def validate_scopes(scopes: list[str] | tuple[str, ...], *, publishable: bool = False) -> list[str]:
+    """The scopes of a new key, cleaned and in catalog order; a publishable key takes only
+    :data:`PUBLISHABLE_SCOPES`, and its refusal lists those."""
+    valid = PUBLISHABLE_SCOPES if publishable else tuple(SCOPES)
     cleaned = [scope.strip() for scope in scopes if scope.strip()]
     if not cleaned:
-        raise ScopeError("at least one scope is required")
+        raise ScopeError("at least one scope is required", valid)
     unknown = [scope for scope in cleaned if scope not in SCOPES]
     if unknown:
-        raise ScopeError(f"unknown scope(s): {', '.join(unknown)}")
+        raise ScopeError(f"unknown scope(s): {', '.join(unknown)}", valid)
+    refused = [scope for scope in cleaned if scope not in valid]
+    if refused:
+        raise ScopeError(f"a publishable key cannot hold {', '.join(refused)}", valid)
     return sorted(set(cleaned), key=list(SCOPES).index)
 
 
-def grants(held: list[str], required: str) -> bool:
+def grants(held: list[str], required: str, *, publishable: bool = False) -> bool:
     """Whether a key holding ``held`` may call a route requiring ``required``.
 
     A key with no catalog scope at all, or with a legacy scope, is refused everywhere
-    (the caller lets such keys reach only GET /v1/account)."""
+    (the caller lets such keys reach only GET /v1/account). A publishable key is held to
+    :data:`PUBLISHABLE_SCOPES` whatever it was given before that rule existed."""
     if not held or any(scope in LEGACY_SCOPES for scope in held):
+        return False
+    if publishable and required not in PUBLISHABLE_SCOPES:
         return False
     return required in held

@@ -40,8 +40,63 @@ async def test_404_names_the_system_a_path_belongs_to(platform):
 async def test_wrong_method_is_405_with_allow_header(platform):
     response = await platform.delete("/healthz")
     assert response.status_code == 405
-    assert response.headers["Allow"] == "GET"
+    assert response.headers["Allow"] == "GET, HEAD"
     assert response.json()["Error"]["Code"] == "MethodNotAllowed"
+
+
+async def test_an_unknown_route_is_404_whatever_its_query(platform):
+    response = await platform.get("/v1/nothing-here", params={"verbose": "1"})
+    assert response.status_code == 404 and response.json()["Error"]["Code"] == "NotFound"
+
+
+@pytest.mark.parametrize("path", ["/", "/healthz", "/readyz", "/version", "/metrics", "/_test/page?limit=3"])
+async def test_head_is_answered_on_every_get_route_like_get_without_a_body(platform, path):
+    got, head = await platform.get(path), await platform.head(path)
+    assert head.status_code == got.status_code == 200, (path, head.status_code)
+    assert head.content == b""
+    assert head.headers["content-type"] == got.headers["content-type"]
+    assert head.headers["X-Request-Id"] != got.headers["X-Request-Id"]
+    if path not in ("/metrics", "/readyz", "/_test/page?limit=3"):  # these change from one call to the next
+        assert int(head.headers["content-length"]) == len(got.content)
+
+
+async def test_a_route_without_get_does_not_gain_head(platform):
+    response = await platform.head("/_test/echo")
+    assert response.status_code == 405 and response.headers["Allow"] == "POST"
+
+
+@pytest.mark.parametrize("body", [
+    b"[" * 2000 + b"]" * 2000,  # the parser itself would recurse too deep
+    b'{"Name": "a", "Tags": ' + b'{"a":[' * 480 + b"]}" * 480 + b"}",
+    b'{"Name": "a", "Tags": ' + b'{"a":' * 32 + b'"v"' + b"}" * 32 + b"}",  # 33 levels: just past the limit
+], ids=["arrays", "objects and arrays", "33 levels"])
+async def test_deeply_nested_json_is_400_never_500(platform, body):
+    response = await platform.post("/_test/echo", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400, response.text[:300]
+    assert response.json()["Error"]["Code"] == "ValidationError"
+    assert response.json()["Error"]["Details"] == {"body": "nested deeper than 32 levels"}
+    assert (await platform.get("/healthz")).status_code == 200
+
+
+async def test_brackets_inside_strings_are_text_not_nesting(platform):
+    for name in ("[" * 1000, '\\"{' * 300, "\\\\" + "[" * 500):
+        body = json.dumps({"Name": name, "Tags": {"k": "{" * 1000}})
+        response = await platform.post("/_test/echo", content=body, headers={"content-type": "application/json"})
+        assert response.status_code == 200, response.text[:300]
+        assert response.json()["Name"] == json.loads(body)["Name"]
+
+
+def test_nesting_depth_is_measured_without_parsing():
+    from app.http.bodies import MAX_DEPTH, nested_deeper_than
+
+    assert not nested_deeper_than(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH)
+    assert nested_deeper_than(b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1))
+    assert nested_deeper_than(b'{"a":' * (MAX_DEPTH + 1) + b"1" + b"}" * (MAX_DEPTH + 1))
+    assert nested_deeper_than(b"[[]" * 40 + b"]" * 40)  # depth 41 reached step by step
+    assert not nested_deeper_than(b"[" + b"[]," * 10_000 + b"[]]")  # wide, not deep
+    assert not nested_deeper_than(b'["' + b"[" * 100 + b'"]')
+    assert not nested_deeper_than(b'["\\\\", "\\"' + b"{" * 100 + b'"]')  # escaped backslash, escaped quote
+    assert not nested_deeper_than(b'["\\u0022' + b"[" * 100 + b'"]')
 
 
 async def test_unknown_query_parameter_is_422_naming_it(platform):

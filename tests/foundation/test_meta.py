@@ -76,3 +76,16 @@ async def test_identity_uses_the_lowercase_envelope(servers):
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "NotFound"
     assert response.json()["RequestId"] == response.headers["X-Request-Id"]
+
+
+@pytest.mark.parametrize("system", NAMES)
+async def test_every_system_answers_head_on_its_get_routes(servers, system):
+    async with httpx.AsyncClient(base_url=servers(system).url) as client:
+        for path in ("/", "/healthz", "/version", "/metrics"):
+            got, head = await client.get(path), await client.head(path)
+            assert head.status_code == got.status_code == 200, (system, path, head.status_code)
+            assert head.content == b"" and head.headers["content-type"] == got.headers["content-type"]
+            assert head.headers["X-Request-Id"].startswith("req_")
+        # Still the method's answer where a route has no GET.
+        response = await client.request("PATCH", "/healthz")
+        assert response.status_code == 405 and response.headers["Allow"] == "GET, HEAD"

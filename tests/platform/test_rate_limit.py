@@ -1,6 +1,7 @@
 """Per-key fixed-window rate limits: headers, 429, exactness across processes, Redis down."""
 
 import asyncio
+import time
 from collections import Counter
 
 import httpx
@@ -73,3 +74,52 @@ async def test_usage_starts_at_zero_and_counts_api_calls(platform, make_account)
     usage = (await platform.get("/v1/account/usage", headers=account.headers)).json()["Usage"]
     assert usage["ApiCalls"] >= 5
     assert usage["UpdatedAt"] is None  # API calls alone are not sends
+
+
+async def test_an_unknown_v1_route_with_a_key_is_counted_and_carries_the_rate_headers(platform, make_account):
+    account = await make_account()
+    for method, path, status in (("GET", "/v1/no-such-route", 404), ("GET", "/v1/paginas", 404),
+                                 ("DELETE", "/v1/account", 405), ("GET", "/v1/no-such-route?x=1", 404)):
+        response = await platform.request(method, path, headers=account.headers)
+        assert response.status_code == status, (method, path, response.text)
+        assert response.headers["X-RateLimit-Limit"] == "100", (method, path)
+        assert int(response.headers["X-RateLimit-Reset"]) > 1_700_000_000
+    # Without a valid key the path still answers 404, not 401, and carries no rate headers.
+    for headers in ({}, {"Authorization": "Bearer sk_live_" + "0" * 48}, {"Authorization": "Basic x"}):
+        response = await platform.get("/v1/no-such-route", headers=headers)
+        assert response.status_code == 404 and "X-RateLimit-Limit" not in response.headers
+
+
+async def test_an_unknown_route_past_the_ceiling_is_a_429(platform, make_account):
+    account = await make_account(plan="starter")  # 10 per second
+    responses = await asyncio.gather(*(platform.get("/v1/no-such-route", headers=account.headers)
+                                       for _ in range(25)))
+    assert {r.status_code for r in responses} == {404, 429}
+    throttled = next(r for r in responses if r.status_code == 429)
+    assert throttled.headers["Retry-After"] and throttled.headers["X-RateLimit-Limit"] == "10"
+
+
+async def test_the_quota_429_carries_retry_after_and_rate_headers_that_agree(platform, make_account):
+    from models.platform.api_key import KeyKind
+    from models.platform.scopes import DEMO_SCOPES
+
+    account = await make_account(scopes=DEMO_SCOPES, kind=KeyKind.TEST, quota=1)
+    sms = {"To": ["+14155550123"], "Body": "x"}
+    assert (await platform.post("/v1/sms/send", json=sms, headers=account.headers)).status_code == 202
+    over = await platform.post("/v1/sms/send", json=sms, headers=account.headers)
+    assert over.status_code == 429 and over.json()["Error"]["Code"] == "QuotaExceeded"
+    retry_after, reset = int(over.headers["Retry-After"]), int(over.headers["X-RateLimit-Reset"])
+    assert retry_after > 0 and abs(reset - (time.time() + retry_after)) <= 5
+    assert over.headers["X-RateLimit-Limit"] == "1" and over.headers["X-RateLimit-Remaining"] == "0"
+
+
+def test_every_429_describes_its_limit_even_without_a_limiter():
+    from app.http.errors import QuotaExceeded, TooManyRequests
+
+    error = TooManyRequests(30)
+    assert error.status == 429 and error.headers["Retry-After"] == "30"
+    assert error.headers["X-RateLimit-Remaining"] == "0"
+    assert abs(int(error.headers["X-RateLimit-Reset"]) - (time.time() + 30)) <= 2
+    assert QuotaExceeded(60, limit=500).headers["X-RateLimit-Limit"] == "500"
+    given = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1800000000"}
+    assert {**TooManyRequests(1, headers=given).headers, "Retry-After": "1"} == {**given, "Retry-After": "1"}

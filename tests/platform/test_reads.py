@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.platform.conftest import email, wait_status
+from tests.platform.conftest import Account, email, verify_domain, wait_status
 
 pytestmark = pytest.mark.usefixtures("pipeline")
 
@@ -21,7 +21,10 @@ async def test_list_is_newest_first_and_pages_with_an_integer_cursor(platform, s
     rest = (await platform.get("/v1/emails", params={"limit": "10", "cursor": str(first["NextCursor"])},
                                headers=sender.headers)).json()
     assert [m["MessageId"] for m in rest["Messages"]] == ids[::-1][2:]
-    assert rest["HasMore"] is False
+    # The last page still has an integer cursor (the contract types it so); HasMore says to stop.
+    assert rest["HasMore"] is False and rest["NextCursor"] == 5
+    beyond = (await platform.get("/v1/emails", params={"cursor": "5"}, headers=sender.headers)).json()
+    assert beyond["Messages"] == [] and beyond["NextCursor"] == 5 and beyond["HasMore"] is False
 
 
 @pytest.mark.parametrize("params, field", [
@@ -78,3 +81,26 @@ async def test_detail_has_body_metadata_and_timeline(platform, sender):
     assert message["ReplyTo"] == ["reply@example.com"] and message["Mode"] == "test"
     assert message["Provider"] == "sink" and message["Attempts"] == 1
     assert [e["Type"] for e in detail["Events"]] == ["queued", "sending", "sent"]
+
+
+async def test_a_key_reads_only_the_messages_of_its_own_mode(platform, sender):
+    from models.platform.accounts import create_key
+    from models.platform.api_key import KeyKind
+    from models.platform.scopes import DEMO_SCOPES
+
+    await verify_domain(sender.tenant_id, "modes.herald.test")
+    _, live_key = await create_key(sender.tenant_id, "live", list(DEMO_SCOPES), KeyKind.LIVE)
+    live = Account(sender.tenant_id, "", live_key)
+    test_id = await _send(platform, sender, subject="test mail")
+    live_id = await _send(platform, live, source="hi@modes.herald.test", subject="live mail")
+
+    async def listed(account) -> list[str]:
+        body = (await platform.get("/v1/emails", headers=account.headers)).json()
+        return [m["MessageId"] for m in body["Messages"]]
+
+    assert await listed(sender) == [test_id]
+    assert await listed(live) == [live_id]
+    for account, mine, theirs in ((sender, test_id, live_id), (live, live_id, test_id)):
+        assert (await platform.get(f"/v1/emails/{mine}", headers=account.headers)).status_code == 200
+        other = await platform.get(f"/v1/emails/{theirs}", headers=account.headers)
+        assert other.status_code == 404 and other.json()["Error"]["Code"] == "NotFound"

@@ -230,3 +230,120 @@ async def test_the_monthly_quota_is_enforced_at_accept(platform, make_account):
     assert int(over.headers["Retry-After"]) > 0
     tenant = await Tenant.get(public_id=account.tenant_id)
     assert await Message.filter(tenant_id=tenant.id).count() == 2
+
+
+def _with(mutate) -> dict:
+    body = email()
+    mutate(body)
+    return body
+
+
+BAD_HEADERS = [
+    ("unknown charset", lambda b: b["Message"]["Subject"].update(Charset="klingon-8"), "Message.Subject.Charset"),
+    ("unknown body charset", lambda b: b["Message"]["Body"]["Text"].update(Charset="utf-9"),
+     "Message.Body.Text.Charset"),
+    ("body outside its charset", lambda b: (b["Message"]["Subject"].update(Charset="US-ASCII"),
+                                           b["Message"]["Body"]["Text"].update(Data="Olá")), "Message.Body"),
+    ("CRLF in Subject", lambda b: b["Message"]["Subject"].update(Data="Hi\r\nBcc: victim@example.com"),
+     "Message.Subject.Data"),
+    ("LF in Subject", lambda b: b["Message"]["Subject"].update(Data="Hi\nX-Spam: 1"), "Message.Subject.Data"),
+    ("CRLF in Source", lambda b: b.update(Source="Evil\r\nBcc: victim@example.com <hello@sandbox.herald.test>"),
+     "Source"),
+    ("LF after the Source address", lambda b: b.update(Source="hello@sandbox.herald.test\n"), "Source"),
+    ("LF in Reply-To", lambda b: b.update(ReplyToAddresses=["reply@example.com\n"]), "ReplyToAddresses.0"),
+    ("LF after a recipient", lambda b: b["Destination"].update(ToAddresses=["a@example.com\n"]),
+     "Destination.ToAddresses.0"),
+    ("CRLF in a header value", lambda b: b.update(Headers={"X-Campaign": "c1\r\nBcc: victim@example.com"}),
+     "Headers"),
+    ("CRLF in a header name", lambda b: b.update(Headers={"X-A\r\nBcc": "victim@example.com"}), "Headers"),
+    ("colon in a header name", lambda b: b.update(Headers={"X-A: b": "c"}), "Headers"),
+    ("a header Herald sets", lambda b: b.update(Headers={"Bcc": "victim@example.com"}), "Headers"),
+    ("an X-Herald header", lambda b: b.update(Headers={"X-Herald-Message-Id": "msg_1"}), "Headers"),
+]
+
+
+@pytest.mark.parametrize("name, mutate, field", BAD_HEADERS, ids=[case[0] for case in BAD_HEADERS])
+async def test_bad_email_headers_are_refused_at_accept(platform, sender, name, mutate, field):
+    response = await platform.post("/v1/emails/send", json=_with(mutate), headers=sender.headers)
+    assert response.status_code == 400, response.text
+    error = response.json()["Error"]
+    assert error["Code"] == "ValidationError" and field in error["Details"], error
+    assert not any("\r" in reason or "\n" in reason for reason in error["Details"].values())  # never echoed raw
+    tenant = await Tenant.get(public_id=sender.tenant_id)
+    assert await Message.filter(tenant_id=tenant.id).count() == 0
+
+
+async def test_good_charsets_and_custom_headers_pass(platform, sender, pipeline):
+    body = _with(lambda b: (b["Message"]["Subject"].update(Charset="iso-8859-1"),
+                            b["Message"]["Body"]["Text"].update(Data="Olá, café"),
+                            b.update(Headers={"List-Unsubscribe": "<mailto:unsubscribe@example.com>",
+                                              "X-Campaign": "autumn"})))
+    response = await platform.post("/v1/emails/send", json=body, headers=sender.headers)
+    assert response.status_code == 202, response.text
+    await wait_status(platform, sender.headers, response.json()["MessageId"])
+
+
+async def test_bad_headers_in_a_batch_are_item_errors(platform, sender):
+    items = [email(to=["ok@example.com"]), _with(lambda b: b["Message"]["Subject"].update(Data="a\r\nBcc: x@y.z")),
+             _with(lambda b: b["Message"]["Subject"].update(Charset="nope"))]
+    response = await platform.post("/v1/emails/batch", json={"Messages": items}, headers=sender.headers)
+    assert response.status_code == 202
+    results = response.json()["Results"]
+    assert results[0]["MessageId"]
+    assert results[1]["Error"]["Code"] == "ValidationError" and "Message.Subject.Data" in results[1]["Error"]["Details"]
+    assert results[2]["Error"]["Code"] == "ValidationError" and "Message.Subject.Charset" in results[2]["Error"]["Details"]
+
+
+async def test_two_batch_items_with_one_idempotency_key_give_an_item_error(platform, sender):
+    items = [email(to=["one@example.com"], IdempotencyKey="dup-1"), email(to=["two@example.com"]),
+             email(to=["three@example.com"], IdempotencyKey="dup-1")]
+    response = await platform.post("/v1/emails/batch", json={"Messages": items}, headers=sender.headers)
+    assert response.status_code == 202, response.text
+    results = response.json()["Results"]
+    assert results[0]["ReusedIdempotency"] is False and results[1]["MessageId"]
+    assert results[2]["Error"]["Code"] == "ValidationError" and "IdempotencyKey" in results[2]["Error"]["Details"]
+    tenant = await Tenant.get(public_id=sender.tenant_id)
+    assert await Message.filter(tenant_id=tenant.id).count() == 2
+    # The key still names item 0's messages.
+    again = await platform.post("/v1/emails/send", json=email(IdempotencyKey="dup-1"), headers=sender.headers)
+    assert again.json()["MessageIds"] == results[0]["MessageIds"] and again.json()["ReusedIdempotency"] is True
+
+
+async def test_idempotency_records_are_per_mode(platform, make_account):
+    from models.platform.accounts import create_key
+    from models.platform.api_key import KeyKind
+    from models.platform.scopes import DEMO_SCOPES
+
+    test_account = await make_account(scopes=DEMO_SCOPES, kind=KeyKind.TEST)
+    await verify_domain(test_account.tenant_id, "mode.herald.test")
+    _, live_key = await create_key(test_account.tenant_id, "live", list(DEMO_SCOPES), KeyKind.LIVE)
+    live_headers = {"Authorization": f"Bearer {live_key}"}
+    body = email(source="hi@mode.herald.test")
+    sms = {"To": ["+14155550100"], "Body": "code 1"}
+    for path, payload in (("/v1/emails/send", body), ("/v1/sms/send", sms)):
+        headers = {"Idempotency-Key": "same-key-both-modes"}
+        in_test = await platform.post(path, json=payload, headers={**test_account.headers, **headers})
+        in_live = await platform.post(path, json=payload, headers={**live_headers, **headers})
+        assert in_test.status_code == in_live.status_code == 202, (in_test.text, in_live.text)
+        assert in_live.json()["ReusedIdempotency"] is False
+        assert set(in_live.json()["MessageIds"]).isdisjoint(in_test.json()["MessageIds"])
+        # Each mode replays its own.
+        again = await platform.post(path, json=payload, headers={**test_account.headers, **headers})
+        assert again.json()["MessageIds"] == in_test.json()["MessageIds"] and again.json()["ReusedIdempotency"]
+    modes = await Message.filter(tenant__public_id=test_account.tenant_id).values_list("mode", flat=True)
+    assert sorted(modes) == ["live", "live", "test", "test"]
+
+
+async def test_deeply_nested_json_is_400_on_the_send_routes(platform, sender):
+    # Too deep for the parser, and deep enough to parse but not for what comes after it (Data is free-form).
+    push = b'{"Notification": {"Title": "t", "Body": "b"}, "DeviceTokens": ["d"], "Data": {"k": '
+    for path, body in (("/v1/emails/send", b"[" * 100_000 + b"]" * 100_000),
+                       ("/v1/emails/batch", b'{"Messages": [' + b"[" * 5000 + b"]" * 5000 + b"]}"),
+                       ("/v1/push/send", push + b'{"a":' * 900 + b"1" + b"}" * 900 + b"}}"),
+                       ("/v1/push/send", push + b"[" * 33 + b"]" * 33 + b"}}")):
+        response = await platform.post(path, content=body, headers={**sender.headers,
+                                                                    "Content-Type": "application/json"})
+        assert response.status_code == 400, (path, response.text[:300])
+        assert response.json()["Error"]["Code"] == "ValidationError"
+        assert response.json()["Error"]["Details"] == {"body": "nested deeper than 32 levels"}
+    assert (await platform.get("/v1/account", headers=sender.headers)).status_code == 200

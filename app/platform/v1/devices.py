@@ -2,22 +2,28 @@
 
 POST upserts on (tenant, token) and always answers 200 ``{Device}``, whether it created the
 device or found it. ``UserRef`` and ``Metadata`` are accepted and not stored. A web device's
-token is its PushSubscription as JSON (``endpoint`` and ``keys.p256dh``, ``keys.auth``).
+token takes one of two forms, each checked for what it is: a PushSubscription as JSON (an
+``https`` ``endpoint``, ``keys.p256dh`` a P-256 public key and ``keys.auth`` a 16-byte secret,
+both base64url) for standard Web Push, or a plain FCM registration token (a web app using
+Firebase Messaging).
 GET pages with ``cursor`` (an offset, integer >= 0) and ``limit`` (1..200); the tenant always
 comes from the key: any other query parameter (a tenant id among them) is refused with 422.
 """
 
 from __future__ import annotations
 
-import json
+import base64
+import binascii
+import re
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field
 from sanic import Blueprint, HTTPResponse, Request
 from tortoise import connections
 
 from app.http import errors
-from app.http.bodies import Body, parse_body
+from app.http.bodies import Body, parse_body, parse_json
 from app.http.query import int_param
 from app.http.responses import iso, reply
 from app.platform.gate import principal_of
@@ -41,17 +47,50 @@ def device_json(device: Device) -> dict[str, Any]:
             "CreatedAt": iso(device.created_at), "UpdatedAt": iso(device.updated_at)}
 
 
-def _check_web_token(token: str) -> None:
+# FCM registration tokens: base64url characters and a colon, some 150 to 200 characters long.
+FCM_TOKEN = re.compile(r"^[A-Za-z0-9_:-]{32,1024}\Z")
+WEB_TOKEN_FORMS = "a PushSubscription as JSON (endpoint, keys.p256dh, keys.auth) or an FCM registration token"
+_BASE64URL = re.compile(r"^[A-Za-z0-9_-]+={0,2}\Z")
+
+
+def _base64url(value: Any) -> bytes | None:
+    if not isinstance(value, str) or not _BASE64URL.match(value):
+        return None
     try:
-        subscription = json.loads(token)
-        ok = isinstance(subscription, dict) and isinstance(subscription.get("endpoint"), str) and \
-            isinstance(subscription.get("keys"), dict) and {"p256dh", "auth"} <= set(subscription["keys"])
-    except ValueError:
-        ok = False
-    if not ok:
-        raise errors.ValidationError("A web device's Token is its PushSubscription as JSON "
-                                     "(endpoint, keys.p256dh, keys.auth).",
-                                     details={"Token": "must be a PushSubscription JSON for platform web"})
+        return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _subscription_problem(token: str) -> str | None:
+    """What is wrong with a PushSubscription JSON, or None."""
+    try:
+        subscription = parse_json(token)
+    except errors.BadRequest:
+        return "is not valid JSON"
+    if not isinstance(subscription, dict) or not isinstance(subscription.get("keys"), dict):
+        return "needs endpoint and keys (p256dh, auth)"
+    endpoint = subscription.get("endpoint")
+    parts = urlsplit(endpoint) if isinstance(endpoint, str) else None
+    if parts is None or parts.scheme != "https" or not parts.hostname:
+        return "endpoint must be an https URL"
+    p256dh, auth = _base64url(subscription["keys"].get("p256dh")), _base64url(subscription["keys"].get("auth"))
+    if p256dh is None or len(p256dh) != 65 or p256dh[0] != 4:
+        return "keys.p256dh must be an uncompressed P-256 public key, base64url (65 bytes)"
+    if auth is None or len(auth) != 16:
+        return "keys.auth must be a 16-byte secret, base64url"
+    return None
+
+
+def _check_web_token(token: str) -> None:
+    if token.lstrip().startswith("{"):
+        problem = _subscription_problem(token)
+        if problem is not None:
+            raise errors.ValidationError(f"A web device's PushSubscription {problem}.",
+                                         details={"Token": f"PushSubscription {problem}"})
+    elif not FCM_TOKEN.match(token):
+        raise errors.ValidationError(f"A web device's Token is {WEB_TOKEN_FORMS}.",
+                                     details={"Token": f"must be {WEB_TOKEN_FORMS}"})
 
 
 @bp.post("", ctx_scope="push:devices")
@@ -71,6 +110,6 @@ async def list_devices(request: Request) -> HTTPResponse:
     offset = int_param(request, "cursor", default=0, low=0)
     limit = int_param(request, "limit", default=DEFAULT_LIMIT, low=1, high=MAX_LIMIT)
     rows = await Device.filter(tenant_id=principal.tenant_pk).order_by("id").offset(offset).limit(limit + 1)
-    has_more = len(rows) > limit
-    return reply(request, {"Devices": [device_json(row) for row in rows[:limit]],
-                           "NextCursor": offset + limit if has_more else None, "HasMore": has_more})
+    page = rows[:limit]
+    return reply(request, {"Devices": [device_json(row) for row in page], "NextCursor": offset + len(page),
+                           "HasMore": len(rows) > limit})

@@ -1,7 +1,9 @@
 """GET /v1/emails and GET /v1/emails/{id}: the tenant's e-mail messages, newest first.
 
-Every query filters on the caller's tenant and the e-mail channel: another tenant's message,
-or an SMS, answers 404 exactly like a missing one.
+Every query filters on the caller's tenant, the key's mode and the e-mail channel: another
+tenant's message, a message of the other mode (a test key never reads live mail, nor a live key
+test mail) or an SMS answers 404 exactly like a missing one. ``NextCursor`` is always an
+integer, the offset after this page (on the last page too); ``HasMore`` says whether to go on.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ async def list_emails(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     offset = int_param(request, "cursor", default=0, low=0)
     limit = int_param(request, "limit", default=DEFAULT_LIMIT, low=1, high=MAX_LIMIT)
-    query = Message.filter(tenant_id=principal.tenant_pk, channel="email")
+    query = Message.filter(tenant_id=principal.tenant_pk, mode=principal.mode, channel="email")
     if (status := request.args.get("status")) is not None:
         if status not in STATUSES:
             raise errors.Unprocessable(f"status must be one of {', '.join(STATUSES)}.",
@@ -77,15 +79,16 @@ async def list_emails(request: Request) -> HTTPResponse:
         # Tortoise escapes % and _ in contains-filters: they match themselves, never as wildcards.
         query = query.filter(Q(recipient__icontains=q) | Q(subject__icontains=q))
     rows = await query.order_by("-id").offset(offset).limit(limit + 1)
-    has_more = len(rows) > limit
-    return reply(request, {"Messages": [summary(row) for row in rows[:limit]],
-                           "NextCursor": offset + limit if has_more else None, "HasMore": has_more})
+    page = rows[:limit]
+    return reply(request, {"Messages": [summary(row) for row in page], "NextCursor": offset + len(page),
+                           "HasMore": len(rows) > limit})
 
 
 @bp.get("/<message_id:str>", ctx_scope="email:read")
 async def get_email(request: Request, message_id: str) -> HTTPResponse:
     principal = principal_of(request)
-    message = await Message.get_or_none(public_id=message_id, tenant_id=principal.tenant_pk, channel="email")
+    message = await Message.get_or_none(public_id=message_id, tenant_id=principal.tenant_pk, mode=principal.mode,
+                                        channel="email")
     if message is None:
         raise errors.NotFound("No e-mail message with this id.")
     events = await MessageEvent.filter(message_id=message.id).order_by("id")

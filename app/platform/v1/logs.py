@@ -1,10 +1,13 @@
 """GET /v1/logs and GET /v1/logs/{id}: the account's request logs, newest first (snake_case).
 
-Every query is the caller's tenant's and lies within a window (default the last 24 hours,
-never longer than 31 days: a longer one is cut to 31 days before ``until``), which also
-keeps it on the month partitions it needs. Cursors are signed for the account; ``after``
-pages toward older records, ``before`` toward newer ones. Errors use the lowercase envelope.
-On top of the key's general rate limit these routes allow 5 requests per second per key.
+Every query is the caller's tenant's and its key's mode's (a test key reads the logs of test
+keys only, a live key those of live keys: the ``mode`` filter narrows, never widens), and lies
+within a window (default the last 24 hours, never longer than 31 days: a longer one is cut to
+31 days before ``until``), which also keeps it on the month partitions it needs. Cursors are
+signed for the account; ``after`` pages toward older records, ``before`` toward newer ones.
+The routes' own 400 and 404 use the lowercase envelope; the gate's 401, 403 and 429 are in the
+platform's, as on every /v1 route. On top of the key's general rate limit these routes allow 5
+requests per second per key.
 """
 
 from __future__ import annotations
@@ -80,8 +83,7 @@ def detail(row: RequestLog) -> dict[str, Any]:
 
 async def _rate_limit(request: Request, principal: Principal) -> None:
     decision = await request.app.ctx.rate_limiter.hit(f"logs:{principal.key_id}", RATE_LIMIT, 1)
-    if not decision.allowed:
-        request.ctx.rate = decision  # the headers of the 429 describe the limit that refused it
+    if not decision.allowed:  # the 429 carries this limit's headers, not the general one's
         raise errors.Throttling(decision.retry_after, "Too many request-log reads; at most 5 per second per key.",
                                 headers=decision.headers())
 
@@ -196,8 +198,8 @@ async def list_logs(request: Request) -> HTTPResponse:
     since, until = window(request, datetime.now(timezone.utc))
     limit = _limit(request)
     cursor = _cursor(request, principal)
-    query = RequestLog.filter(_filters(request), tenant_id=principal.tenant_pk, created_at__gte=since,
-                              created_at__lte=until)
+    query = RequestLog.filter(_filters(request), tenant_id=principal.tenant_pk, mode=principal.mode,
+                              created_at__gte=since, created_at__lte=until)
     if cursor is not None and cursor[0] == "after":
         # Ids sort like (created_at, id): the time bound is for partition and index pruning.
         query = query.filter(created_at__lte=cursor[1], id__lt=cursor[2]).order_by("-created_at", "-id")
@@ -225,7 +227,8 @@ async def get_log(request: Request, log_id: str) -> HTTPResponse:
     created_at = created_at_of(log_id)
     row = None
     if created_at is not None:
-        row = await RequestLog.get_or_none(id=log_id, created_at=created_at, tenant_id=principal.tenant_pk)
+        row = await RequestLog.get_or_none(id=log_id, created_at=created_at, tenant_id=principal.tenant_pk,
+                                           mode=principal.mode)
     if row is None:
         raise errors.NotFound("No request log with this id.")
     return reply(request, detail(row))

@@ -109,7 +109,8 @@ async def send_email_batch(request: Request) -> HTTPResponse:
         if outcome.error is not None:
             results[index]["Error"] = _item_error(outcome.error)
         else:
-            results[index].update(MessageId=outcome.message_ids[0], MessageIds=outcome.message_ids,
+            results[index].update(MessageId=outcome.message_ids[0] if outcome.message_ids else None,
+                                  MessageIds=outcome.message_ids,
                                   ReusedIdempotency=outcome.reused)
     if items:
         request.app.ctx.wakeup.poke()

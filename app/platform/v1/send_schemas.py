@@ -1,4 +1,11 @@
-"""Request bodies of the send routes, and how each becomes one draft message per recipient."""
+"""Request bodies of the send routes, and how each becomes one draft message per recipient.
+
+Whatever ends up in an e-mail header is checked here, at accept, so that nothing a request
+carries can add a header line: ``Source``, ``Subject.Data``, the addresses and the custom
+``Headers`` refuse CR, LF and NUL; a custom header needs a valid field name that Herald does not
+set itself; a charset must be one Herald can encode with, and the body must fit in it. Patterns
+end with ``\\Z``: ``$`` would also match before a final newline.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +13,60 @@ import re
 from email.utils import parseaddr
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
 from app.http.bodies import Body
+from models.platform.message import RESERVED_EMAIL_HEADERS, reserved_email_header
 
-_EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
-                    r"[A-Za-z]{2,63}$")
-_E164 = re.compile(r"^\+[1-9][0-9]{1,14}$")
-IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?=.{1,253}\Z)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+                    r"[A-Za-z]{2,63}\Z")
+_E164 = re.compile(r"^\+[1-9][0-9]{1,14}\Z")
+IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:-]{1,128}\Z")
+# RFC 5322 2.2: a field name is printable US-ASCII except the colon.
+_HEADER_NAME = re.compile(r"^[!-9;-~]{1,76}\Z")
+_HEADER_BREAKS = ("\r", "\n", "\0")
+MAX_HEADER_VALUE = 998  # RFC 5322 2.1.1: the longest line
+
+# The MIME charsets a message may declare (IANA names, any case): the ones mail clients read and
+# Python's codecs write.
+CHARSETS = {name.lower(): name for name in (
+    "UTF-8", "US-ASCII", "ISO-8859-1", "ISO-8859-2", "ISO-8859-3", "ISO-8859-4", "ISO-8859-5", "ISO-8859-6",
+    "ISO-8859-7", "ISO-8859-8", "ISO-8859-9", "ISO-8859-10", "ISO-8859-13", "ISO-8859-14", "ISO-8859-15",
+    "ISO-8859-16", "Windows-1250", "Windows-1251", "Windows-1252", "Windows-1253", "Windows-1254", "Windows-1255",
+    "Windows-1256", "Windows-1257", "Windows-1258", "KOI8-R", "KOI8-U", "Shift_JIS", "EUC-JP", "ISO-2022-JP",
+    "EUC-KR", "GB2312", "GBK", "GB18030", "Big5")}
 
 
 def _email(value: str) -> str:
     if len(value) > 254 or not _EMAIL.match(value):
         raise ValueError("not a valid e-mail address")
+    return value
+
+
+def _one_line(value: str) -> str:
+    if any(character in value for character in _HEADER_BREAKS):
+        raise ValueError("must not contain CR, LF or NUL (it goes into a header)")
+    return value
+
+
+def _charset(value: str) -> str:
+    if value.lower() not in CHARSETS:
+        raise ValueError(f"unknown charset; use one of {', '.join(sorted(CHARSETS.values()))}")
+    return value
+
+
+def _headers(value: dict[str, str]) -> dict[str, str]:
+    for name, text in value.items():
+        shown = name.encode("unicode_escape").decode()  # a CR or LF in a name is shown, never written
+        if not _HEADER_NAME.match(name):
+            raise ValueError(f"'{shown}' is not a valid header name (printable ASCII without ':' or spaces)")
+        if reserved_email_header(name):
+            raise ValueError(f"{name!r} is set by Herald and cannot be given "
+                             f"(reserved: {', '.join(sorted(RESERVED_EMAIL_HEADERS))}, X-Herald-*)")
+        if any(character in text for character in _HEADER_BREAKS):
+            raise ValueError(f"the value of {name!r} must not contain CR, LF or NUL")
+        if len(text) > MAX_HEADER_VALUE:
+            raise ValueError(f"the value of {name!r} is longer than {MAX_HEADER_VALUE} characters")
     return value
 
 
@@ -42,6 +90,8 @@ def _idempotency_key(value: str) -> str:
 
 
 EmailAddress = Annotated[str, AfterValidator(_email)]
+HeaderText = Annotated[str, AfterValidator(_one_line)]
+Charset = Annotated[str, AfterValidator(_charset)]
 Phone = Annotated[str, AfterValidator(_e164)]
 IdempotencyKey = Annotated[str, AfterValidator(_idempotency_key)]
 Tags = dict[str, Annotated[str, Field(max_length=256)]]
@@ -55,7 +105,11 @@ def sender_address(source: str) -> str:
 
 class Content(Body):
     data: str
-    charset: str | None = None
+    charset: Charset | None = None
+
+
+class Subject(Content):
+    data: HeaderText
 
 
 class EmailBodyParts(Body):
@@ -64,7 +118,7 @@ class EmailBodyParts(Body):
 
 
 class EmailMessage(Body):
-    subject: Content
+    subject: Subject
     body: EmailBodyParts
 
     @model_validator(mode="after")
@@ -72,6 +126,20 @@ class EmailMessage(Body):
         if self.body.text is None and self.body.html is None:
             raise ValueError("Message.Body needs Text or Html")
         return self
+
+    @field_validator("body")
+    @classmethod
+    def fits_the_charset(cls, body: EmailBodyParts, info: ValidationInfo) -> EmailBodyParts:
+        # Delivery writes the body parts in Subject.Charset: text it cannot encode fails here, not there.
+        subject = info.data.get("subject")
+        charset = subject.charset if subject is not None else None
+        for name, part in (("Text", body.text), ("Html", body.html)):
+            if charset is not None and part is not None:
+                try:
+                    part.data.encode(CHARSETS[charset.lower()])
+                except UnicodeEncodeError:
+                    raise ValueError(f"the {name} part cannot be encoded in {charset} (Subject.Charset)") from None
+        return body
 
 
 class Destination(Body):
@@ -81,11 +149,11 @@ class Destination(Body):
 
 
 class EmailSend(Body):
-    source: Annotated[str, AfterValidator(_source)]
+    source: Annotated[str, AfterValidator(_one_line), AfterValidator(_source)]
     destination: Destination
     message: EmailMessage
     reply_to_addresses: Annotated[list[EmailAddress], Field(max_length=10)] | None = None
-    headers: dict[str, str] | None = None
+    headers: Annotated[dict[str, str], Field(max_length=50), AfterValidator(_headers)] | None = None
     idempotency_key: IdempotencyKey | None = None
     tags: Tags | None = None
 
