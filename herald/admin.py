@@ -27,7 +27,8 @@ from models.platform.tenant import Tenant, TenantStatus
 
 def tenant_json(tenant: Tenant) -> dict:
     return {"TenantId": tenant.public_id, "Name": tenant.name, "Slug": tenant.slug, "Status": tenant.status,
-            "MonthlyQuota": tenant.monthly_quota, "EffectiveQuota": tenant.effective_quota, "Plan": tenant.plan}
+            "MonthlyQuota": tenant.monthly_quota, "EffectiveQuota": tenant.effective_quota, "Plan": tenant.plan,
+            "PurgeContent": tenant.purge_content}
 
 
 def run_operation(operation: Callable[[], Awaitable[dict]],
@@ -45,7 +46,8 @@ def run_operation(operation: Callable[[], Awaitable[dict]],
             await Tortoise.close_connections()
 
     try:
-        result = asyncio.run(main())
+        with exit_on_config_error():  # e.g. SECRET_KEY, needed only once a secret is sealed
+            result = asyncio.run(main())
     except refusals as error:
         print(f"herald: {error}", file=sys.stderr)
         return 1
@@ -56,7 +58,8 @@ def run_operation(operation: Callable[[], Awaitable[dict]],
 def cmd_tenant(args: argparse.Namespace) -> int:
     if args.action == "create":
         async def operation() -> dict:
-            tenant = await create_tenant(args.name, args.slug, args.parent, args.quota, args.plan or "")
+            tenant = await create_tenant(args.name, args.slug, args.parent, args.quota, args.plan or "",
+                                         purge_content=args.purge_content)
             return tenant_json(tenant)
     else:
         status = TenantStatus.SUSPENDED if args.action == "suspend" else TenantStatus.ACTIVE
@@ -91,6 +94,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     create.add_argument("--parent", help="parent tenant id (acc_...)")
     create.add_argument("--quota", type=int, help="monthly quota; omit to inherit")
     create.add_argument("--plan")
+    create.add_argument("--purge-content", action="store_true",
+                        help="drop each message's content once it is sent or failed")
     for action in ("suspend", "activate"):
         actions.add_parser(action).add_argument("tenant_id")
     tenant.set_defaults(func=cmd_tenant)

@@ -7,6 +7,9 @@
     herald worker                 the Dramatiq workers (production role)
     herald scheduler              the scheduler and outbox relay (production role)
     herald tenant ... / key ...   operator commands (see herald/admin.py)
+
+Every command but ``up`` run without a database in its environment uses the stack that
+``herald up`` is running under ./var/ (herald/stack.py), or says that none is running.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import sys
 
 from herald.errors import exit_on_config_error
 from herald.settings import get_settings, system_by_name
+from herald.stack import NoStack, use_running_stack
 from herald.systems import SYSTEMS
 
 SYSTEM_NAMES = [system.name for system in SYSTEMS]
@@ -140,6 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command != "up":  # `herald up` is the stack; every other command may use a running one
+        try:
+            use_running_stack(os.environ)
+        except NoStack as error:
+            print(f"herald: {error}", file=sys.stderr, flush=True)
+            return 2
+        get_settings.cache_clear()
     return args.func(args) or 0
 
 

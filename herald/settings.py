@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 from herald.systems import SYSTEMS, System
@@ -64,6 +64,8 @@ class Settings:
     database_pool_max: int = 20
     # Requests per minute one client address may make to the identity server's auth endpoints.
     auth_ip_limit: int = 1000
+    # Sign-ups, and separately e-mail changes, one client address may make per hour (identity server).
+    account_ip_limit: int = 20
     # The identity server's e-mail (docs/identity.md): an API key with email:send of the operator's
     # tenant and a sender address on a verified domain of it (`herald up` makes both by default).
     identity_mail_key: str | None = None
@@ -235,6 +237,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         worker_poll_ms=_int(env, "WORKER_POLL_MS", 100, 10, 10_000),
         database_pool_max=_int(env, "DATABASE_POOL_MAX", 20, 1, 1000),
         auth_ip_limit=_int(env, "AUTH_IP_LIMIT", 1000, 1, 10_000_000),
+        account_ip_limit=_int(env, "ACCOUNT_IP_LIMIT", 20, 1, 10_000_000),
         provider_configs={channel: _json_object(env, f"{channel.upper()}_PROVIDER_CONFIG")
                           for channel in ("email", "sms", "push", "whatsapp")},
         mail_domain=(text("MAIL_DOMAIN") or "herald.test").lower().rstrip("."),
@@ -244,6 +247,32 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         identity_mail_key=text("IDENTITY_MAIL_KEY"),
         identity_mail_from=text("IDENTITY_MAIL_FROM"),
     )
+
+
+class _ReadRecorder(Mapping[str, str]):
+    """A view of an environment that remembers which names were looked up."""
+
+    def __init__(self, env: Mapping[str, str]):
+        self.env = env
+        self.read: set[str] = set()
+
+    def __getitem__(self, name: str) -> str:
+        self.read.add(name)
+        return self.env[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.env)
+
+    def __len__(self) -> int:
+        return len(self.env)
+
+
+def settings_variables(env: Mapping[str, str]) -> set[str]:
+    """The names :func:`load_settings` reads: what `herald up` records for the other commands
+    (herald/stack.py), and always the whole list, however many settings are added later."""
+    recorder = _ReadRecorder(env)
+    load_settings(recorder)
+    return recorder.read
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:

@@ -22,6 +22,7 @@ from herald.cli import scheduler_argv, serve_argv, worker_argv
 from herald.embedded import EmbeddedError, EmbeddedPostgres, EmbeddedRedis
 from herald.errors import exit_on_config_error
 from herald.settings import ConfigError, Settings, load_settings
+from herald.stack import NoStack, Stack, remove_stack, running_stack, shown, write_stack
 from herald.supervisor import Child, Supervisor, say
 from herald.systems import SYSTEMS
 
@@ -63,6 +64,11 @@ def up() -> int:
     with exit_on_config_error():
         settings = load_settings(env)
         var_dir = settings.var_dir
+        # A second `herald up` on the same ./var/ would stop the first one's PostgreSQL as "stale".
+        if running := _running_stack(var_dir):
+            say(f"a stack is already running under {shown(var_dir)} (pid {running.pid}); "
+                "stop it first, or set HERALD_VAR_DIR to start another")
+            return 1
         var_dir.mkdir(parents=True, exist_ok=True)
         logs = var_dir / "log"
         logs.mkdir(exist_ok=True)
@@ -106,6 +112,27 @@ def up() -> int:
 
         env["IDENTITY_MAIL_KEY"] = mail_key
         env["IDENTITY_MAIL_FROM"] = settings.identity_mail_from or IDENTITY_MAIL_FROM
+    # From here on, `herald tenant ...` in another terminal finds this stack (herald/stack.py).
+    try:
+        notes.insert(0, f"  config    {write_stack(settings, env)}  (read by `herald ...` commands run here)")
+    except OSError as error:  # Herald runs without it; only the other terminals' commands miss it
+        say(f"could not record the stack for other commands: {error}")
+    try:
+        return _serve(supervisor, settings, env, notes)
+    finally:
+        remove_stack(var_dir)
+
+
+def _running_stack(var_dir: Path) -> Stack | None:
+    try:
+        return running_stack(var_dir)
+    except NoStack:  # a file we cannot read: someone else's stack; the ports will tell
+        return None
+
+
+def _serve(supervisor: Supervisor, settings: Settings, env: dict[str, str], notes: list[str]) -> int:
+    """Start the systems, the worker and the scheduler; supervise them until stopped."""
+    logs = settings.var_dir / "log"
     for system in SYSTEMS:
         port = settings.ports[system.name]
         supervisor.add(Child(system.name, serve_argv(system.name, settings.host, port, settings.http_workers), env,

@@ -77,6 +77,8 @@ class Services:
             # Every test talks to the identity server from 127.0.0.1: its per-address limit is tested
             # on a server of its own (tests/identity/test_protection.py).
             "AUTH_IP_LIMIT": "1000000",
+            # Likewise sign-ups and e-mail changes per address (tests/identity/test_protection.py).
+            "ACCOUNT_IP_LIMIT": "1000000",
             # Short bounds so the reconciler's work is visible within a test.
             "RECONCILE_AFTER_SECONDS": "3",
             "DELIVERY_LEASE_SECONDS": "15",

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from herald.settings import ConfigError, load_settings
+from herald.settings import ConfigError, load_settings, settings_variables
 from tests.harness import ROOT
 
 GOOD = {"DATABASE_URL": "postgres://u:p@db.example:5432/x", "REDIS_URL": "redis://r:6379/0",
@@ -53,3 +53,10 @@ def test_a_serving_process_stops_with_one_line_naming_the_variable():
     assert result.returncode == 2
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == ["herald: configuration error: SECRET_KEY: is required (at least 32 characters)"]
+
+
+def test_the_variables_herald_up_records_are_every_one_the_settings_read():
+    names = settings_variables(GOOD)
+    assert {"DATABASE_URL", "PLATFORM_DATABASE_URL", "REDIS_URL", "SECRET_KEY", "SERVICE_TOKEN", "DNS_NAMESERVERS",
+            "PLATFORM_PORT", "MAIL_DOMAIN", "EMAIL_PROVIDER_CONFIG", "IDENTITY_MAIL_KEY"} <= names
+    assert "PATH" not in names

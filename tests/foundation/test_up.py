@@ -1,11 +1,15 @@
-"""`herald up`: the whole tree on embedded PostgreSQL and Redis, stopped cleanly by SIGTERM."""
+"""`herald up`: the whole tree on embedded PostgreSQL and Redis, stopped cleanly by SIGTERM; the
+README's operator commands run in a second terminal find it."""
 
+import json
 import os
 import re
 import signal
+import stat
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import psutil
@@ -13,14 +17,16 @@ import pytest
 
 from herald.systems import SYSTEMS
 from tests.harness import ROOT, free_port
+from tests.providers.servers import DnsServer
 
 pytestmark = pytest.mark.slow
 
 
-def _start(var_dir, ports, log):
+def _start(var_dir, ports, log, **extra):
     env = {key: value for key, value in os.environ.items()
            if not key.endswith("DATABASE_URL") and key not in ("REDIS_URL", "SECRET_KEY", "HERALD_ENV")}
     env.update({
+        **extra,
         "HERALD_VAR_DIR": str(var_dir),
         "EMBEDDED_POSTGRES_PORT": str(ports["postgres"]),
         "EMBEDDED_REDIS_PORT": str(ports["redis"]),
@@ -74,6 +80,38 @@ def _demo_key_sends_on_every_channel(platform, output, var_dir):
         assert replay.json()["ReusedIdempotency"] is True
 
 
+def _herald(project, *args):
+    """`herald ...` typed in a second terminal in the project directory: no Herald variable set."""
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root")}
+    return subprocess.run([str(Path(sys.executable).with_name("herald")), *args], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def _first_steps_from_a_second_terminal(project, platform, dns):
+    """The README's "First steps" operator commands, against the running stack."""
+    def run(*args):
+        result = _herald(project, *args)
+        assert result.returncode == 0, f"herald {' '.join(args)}: {result.stderr}"
+        return json.loads(result.stdout)
+
+    tenant = run("tenant", "create", "--name", "Acme")
+    assert tenant["Slug"] == "acme"
+    assert run("tenant", "create", "--name", "Acme")["Slug"] == "acme-2"  # another account named Acme
+    tenant_id = tenant["TenantId"]
+    key = run("key", "create", "--tenant", tenant_id, "--scopes", "email:send,email:read", "--name", "backend")
+    domain = run("domain", "add", "--tenant", tenant_id, "mail.acme.example")["Domain"]
+    for record in domain["Records"]:
+        if record["Purpose"] in ("spf", "dkim"):
+            dns.publish(record["Name"], record["Type"], record["Value"])
+    assert run("domain", "verify", "--tenant", tenant_id, "mail.acme.example")["Outcome"] == "verified"
+    provider = run("provider", "set", "--tenant", tenant_id, "--channel", "sms", "--key", "twilio",
+                   "--settings", '{"account_sid": "AC123"}', "--secrets", '{"auth_token": "secret"}')
+    assert provider["Key"] == "twilio" and provider["Secrets"] == ["auth_token"]
+    senders = httpx.get(platform + "/v1/senders", headers={"Authorization": f"Bearer {key['Key']}"})
+    assert senders.status_code == 200, senders.text
+    assert [(d["Name"], d["Verified"]) for d in senders.json()["Domains"]] == [("mail.acme.example", True)]
+
+
 def _get_text(url):
     try:
         return httpx.get(url, timeout=2).text
@@ -95,12 +133,14 @@ def test_up_serves_everything_and_stops_cleanly(tmp_path):
     var_dir = tmp_path / "var"
     ports = {name: free_port() for name in ["postgres", "redis", "metrics"] + [s.name for s in SYSTEMS]}
     log_path = tmp_path / "up.log"
+    dns = DnsServer()  # the stack's resolver: `herald domain verify` must ask it
 
     with open(log_path, "wb") as log:
-        popen = _start(var_dir, ports, log)
+        popen = _start(var_dir, ports, log, DNS_NAMESERVERS=dns.address)
     process = psutil.Process(popen.pid)
     try:
         _wait_ready(ports, popen, log_path)
+        assert stat.S_IMODE((var_dir / "stack.json").stat().st_mode) == 0o600
         platform = f"http://127.0.0.1:{ports['platform']}"
         ready = httpx.get(platform + "/readyz").json()
         assert ready["status"] == "ready"
@@ -121,6 +161,7 @@ def test_up_serves_everything_and_stops_cleanly(tmp_path):
         for system in SYSTEMS:
             assert f"http://127.0.0.1:{ports[system.name]}" in text
         _demo_key_sends_on_every_channel(platform, text, var_dir)
+        _first_steps_from_a_second_terminal(tmp_path, platform, dns)
         worker_metrics = f"http://127.0.0.1:{ports['metrics']}/"
         deadline = time.monotonic() + 30
         while "herald_queue_depth" not in (text := _get_text(worker_metrics)) and time.monotonic() < deadline:
@@ -129,8 +170,13 @@ def test_up_serves_everything_and_stops_cleanly(tmp_path):
         assert len(process.children(recursive=True)) >= 9  # 5 systems, worker, scheduler, postgres, redis
     finally:
         survivors = _stop(popen)
+        dns.close()
     assert popen.returncode == 0, log_path.read_text()
     assert survivors == []
+    assert not (var_dir / "stack.json").exists()
+    stopped = _herald(tmp_path, "tenant", "create", "--name", "Acme")
+    assert stopped.returncode == 2 and stopped.stderr.splitlines() == [
+        "herald: no running stack found under ./var (start one with `make up`, or set DATABASE_URL)"]
     for name, port in ports.items():
         with pytest.raises(httpx.ConnectError):
             httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
@@ -154,3 +200,4 @@ def test_up_serves_everything_and_stops_cleanly(tmp_path):
     finally:
         survivors = _stop(popen)
     assert survivors == []
+    assert not (var_dir / "stack.json").exists()

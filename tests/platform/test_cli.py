@@ -1,10 +1,16 @@
 """`herald tenant ...` and `herald key ...`: one JSON object on stdout, errors on stderr."""
 
+import asyncio
 import json
 import re
+import secrets
 import subprocess
 import sys
 
+import pytest
+from tortoise.transactions import in_transaction
+
+from models.platform.accounts import ConflictError, create_tenant, slugify
 from models.platform.api_key import ApiKey
 from models.platform.tenant import Tenant
 from tests.harness import ROOT
@@ -54,3 +60,39 @@ async def test_keys_need_catalog_scopes_and_errors_list_the_valid_ones():
 async def test_unknown_tenant_is_reported():
     result = herald("key", "create", "--tenant", "acc_" + "0" * 24, "--scopes", "email:send", "--name", "x")
     assert result.returncode == 1 and "no tenant" in result.stderr
+
+
+def test_two_tenants_with_the_same_name_are_both_created():
+    name = f"Acme {secrets.token_hex(3)}"
+    first, second = (herald("tenant", "create", "--name", name) for _ in range(2))
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    slugs = [json.loads(result.stdout)["Slug"] for result in (first, second)]
+    assert slugs == [slugify(name), f"{slugify(name)}-2"]
+
+
+async def test_concurrent_creates_of_one_name_all_get_a_unique_slug():
+    name = f"Rush {secrets.token_hex(3)}"
+    tenants = await asyncio.gather(*(create_tenant(name) for _ in range(8)))
+    slugs = {tenant.slug for tenant in tenants}
+    assert len(slugs) == 8 and slugify(name) in slugs
+    assert await Tenant.filter(name=name).count() == 8
+
+
+async def test_a_derived_slug_makes_room_within_the_column_and_a_given_one_stays_strict():
+    long_name = "Long " + secrets.token_hex(3) + " x" * 60
+    first, second = await create_tenant(long_name), await create_tenant(long_name)
+    assert len(first.slug) == 99 and not first.slug.endswith("-")  # cut at 100, then its trailing "-"
+    assert len(second.slug) <= 100 and second.slug.endswith("-2")
+    with pytest.raises(ConflictError, match="already in use"):
+        await create_tenant("Someone else", first.slug)
+
+
+async def test_a_slug_conflict_inside_a_transaction_leaves_it_usable():
+    """A dashboard route may create a tenant inside its own transaction: the retried INSERT must
+    not find that transaction aborted by the first, refused one."""
+    name = f"Nested {secrets.token_hex(3)}"
+    await create_tenant(name)
+    async with in_transaction("platform"):
+        tenant = await create_tenant(name)
+        assert tenant.slug == f"{slugify(name)}-2"
+    assert await Tenant.filter(name=name).count() == 2

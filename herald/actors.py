@@ -1,0 +1,61 @@
+"""The registry of actors: every job name an outbox row may carry, the queue it runs on, and whose
+outbox (which system's database) writes it.
+
+Importing this module has no side effects (no broker, no settings), so HTTP handlers, models,
+schedules, relays and the actors themselves all spell a job the same way: ``Actor.EMAIL_DELIVER``,
+never a string literal. ``tests/platform/test_actors.py`` proves every entry is a declared Dramatiq
+actor on the queue named here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Queue(StrEnum):
+    """One queue per concern, so each can be scaled or paused alone."""
+
+    EMAIL = "email"
+    SMS = "sms"
+    PUSH = "push"
+    WHATSAPP = "whatsapp"
+    WEBHOOKS = "webhooks"
+    DNS = "dns"
+    MAINTENANCE = "maintenance"
+    IDENTITY_MAIL = "identity_mail"
+
+
+@dataclass(frozen=True)
+class ActorRef:
+    name: str  # "<noun>.<verb>", as declared with @dramatiq.actor(actor_name=...)
+    queue: Queue
+    system: str  # the system whose outbox rows carry it (its relay publishes them)
+
+
+class Actor:
+    EMAIL_DELIVER = ActorRef("email.deliver", Queue.EMAIL, "platform")
+    SMS_DELIVER = ActorRef("sms.deliver", Queue.SMS, "platform")
+    PUSH_DELIVER = ActorRef("push.deliver", Queue.PUSH, "platform")
+    WHATSAPP_DELIVER = ActorRef("whatsapp.deliver", Queue.WHATSAPP, "platform")
+    WEBHOOK_DELIVER = ActorRef("webhooks.deliver", Queue.WEBHOOKS, "platform")
+    DOMAIN_VERIFY = ActorRef("domains.verify", Queue.DNS, "platform")
+    IDENTITY_MAIL_SEND = ActorRef("identity_mail.send", Queue.IDENTITY_MAIL, "identity")
+
+    @classmethod
+    def all(cls) -> list[ActorRef]:
+        return [value for value in vars(cls).values() if isinstance(value, ActorRef)]
+
+    @classmethod
+    def deliver(cls, channel: str) -> ActorRef:
+        """The delivery actor of a message channel (``email``, ``sms``, ``push``, ``whatsapp``)."""
+        return _DELIVER[channel]
+
+
+_DELIVER = {ref.queue.value: ref for ref in (Actor.EMAIL_DELIVER, Actor.SMS_DELIVER, Actor.PUSH_DELIVER,
+                                              Actor.WHATSAPP_DELIVER)}
+
+
+def systems_with_outbox() -> list[str]:
+    """The systems whose database has an outbox table and so a relay in the scheduler."""
+    return sorted({ref.system for ref in Actor.all()})
