@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: up test install install-test migrate bench profile clean
+.PHONY: up test lint-imports install install-test migrate bench profile clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,7 @@ migrate: install
 	$(BIN)/herald migrate
 
 test: install-test
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Benchmarks (bench/README.md): uses DATABASE_URL / REDIS_URL when set, else embedded servers.

@@ -162,9 +162,10 @@ class Bench:
     async def prepare_database(self) -> None:
         from tortoise.context import TortoiseContext
 
+        from app.platform.api_key.service import create_key
+        from app.platform.tenant.service import create_tenant
         from herald.database import migrate
         from models import tortoise_config
-        from models.platform.accounts import create_key, create_tenant
         from models.platform.api_key import KeyKind
 
         settings = load_settings(self.env)

@@ -16,12 +16,13 @@ from typing import Awaitable, Callable
 
 from tortoise import Tortoise
 
+from app.http.errors import HttpError
+from app.platform.api_key.service import create_key, revoke_key
+from app.platform.tenant.service import create_tenant, set_tenant_status
 from herald.errors import exit_on_config_error
 from herald.settings import get_settings
 from models import tortoise_config
-from models.platform.accounts import AccountError, create_key, create_tenant, revoke_key, set_tenant_status
 from models.platform.api_key import KeyKind
-from models.platform.scopes import ScopeError
 from models.platform.tenant import Tenant, TenantStatus
 
 
@@ -31,10 +32,10 @@ def tenant_json(tenant: Tenant) -> dict:
             "PurgeContent": tenant.purge_content}
 
 
-def run_operation(operation: Callable[[], Awaitable[dict]],
-                  refusals: tuple[type[Exception], ...] = (AccountError, ScopeError)) -> int:
+def run_operation(operation: Callable[[], Awaitable[dict]]) -> int:
     """Run one operator command against the platform database: its result as one JSON object on
-    stdout (exit 0), or a refusal as one line on stderr (exit 1)."""
+    stdout (exit 0), or a refusal (any error of the one hierarchy, app/http/errors.py, that the
+    services raise) as one line on stderr (exit 1)."""
     with exit_on_config_error():
         config = tortoise_config(get_settings(), ["platform"], pool_max=2)
 
@@ -48,7 +49,7 @@ def run_operation(operation: Callable[[], Awaitable[dict]],
     try:
         with exit_on_config_error():  # e.g. SECRET_KEY, needed only once a secret is sealed
             result = asyncio.run(main())
-    except refusals as error:
+    except HttpError as error:
         print(f"herald: {error}", file=sys.stderr)
         return 1
     print(json.dumps(result, default=str))

@@ -7,9 +7,10 @@ import os
 
 from tortoise import Tortoise
 
+from app.platform.api_key.service import create_key
+from app.platform.tenant.service import create_tenant
 from herald.settings import Settings
 from models import tortoise_config
-from models.platform.accounts import create_key, create_tenant
 from models.platform.api_key import ApiKey, KeyKind, hash_key
 from models.platform.domain import SANDBOX_DOMAIN
 from models.platform.scopes import DEMO_SCOPES

@@ -16,27 +16,18 @@ import argparse
 import json
 from typing import Awaitable, Callable
 
+from app.http.errors import BadRequest
 from herald.settings import get_settings
 
 
-class CommandError(Exception):
-    pass
+class CommandError(BadRequest):
+    """A command line that cannot be carried out as given (a malformed option, a provider not installed)."""
 
 
 def _run(operation: Callable[[], Awaitable[dict]]) -> int:
     from herald.admin import run_operation
-    from models.platform.domain import DomainError
 
-    return run_operation(operation, (CommandError, DomainError))
-
-
-async def _tenant_pk(tenant_id: str) -> int:
-    from models.platform.tenant import Tenant
-
-    tenant = await Tenant.get_or_none(public_id=tenant_id)
-    if tenant is None:
-        raise CommandError(f"no tenant {tenant_id}")
-    return tenant.id
+    return run_operation(operation)
 
 
 def domain_json(domain, with_records: bool = True) -> dict:
@@ -52,38 +43,30 @@ def domain_json(domain, with_records: bool = True) -> dict:
 
 
 def cmd_domain(args: argparse.Namespace) -> int:
-    from models.platform.domain import SenderDomain, add_sender_domain, normalise_domain
-
-    async def find(tenant_pk: int) -> SenderDomain:
-        domain = await SenderDomain.get_or_none(tenant_id=tenant_pk, name=normalise_domain(args.name))
-        if domain is None:
-            raise CommandError(f"no domain {args.name} on {args.tenant}; add it first")
-        return domain
+    from app.platform.domain import service
+    from app.platform.tenant.service import tenant_by_id
 
     if args.action == "add":
         async def operation() -> dict:
-            domain = await add_sender_domain(await _tenant_pk(args.tenant), args.name, dmarc=args.dmarc)
-            return {"Domain": domain_json(domain)}
+            tenant = await tenant_by_id(args.tenant)
+            return {"Domain": domain_json(await service.add_sender_domain(tenant.id, args.name, dmarc=args.dmarc))}
     elif args.action == "verify":
         async def operation() -> dict:
-            from models.platform.dns_check import check_domain
-
-            domain = await find(await _tenant_pk(args.tenant))
-            if not domain.dkim_public_key:
-                raise CommandError(f"{domain.name} has no DKIM key and cannot be verified by DNS")
             settings = get_settings()
-            check = await check_domain(domain, nameservers=settings.dns_nameservers,
-                                       mail_domain=settings.mail_domain)
+            domain, check = await service.verify_domain(await tenant_by_id(args.tenant), args.name,
+                                                        nameservers=settings.dns_nameservers,
+                                                        mail_domain=settings.mail_domain)
             return {"Domain": domain_json(domain, with_records=False), "Outcome": check.outcome,
                     "Records": check.detail["Records"]}
     else:
         async def operation() -> dict:
-            rows = await SenderDomain.filter(tenant_id=await _tenant_pk(args.tenant)).order_by("name")
+            rows = await service.list_domains(await tenant_by_id(args.tenant))
             return {"Domains": [domain_json(row, with_records=False) for row in rows]}
     return _run(operation)
 
 
 def cmd_provider(args: argparse.Namespace) -> int:
+    from app.platform.tenant.service import tenant_by_id
     from models.platform.provider_config import ProviderConfig, set_provider_config
 
     if args.action == "set":
@@ -108,12 +91,14 @@ def cmd_provider(args: argparse.Namespace) -> int:
 
                 secrets["vapid_private_key"], settings["vapid_public_key"] = generate_vapid_keys()
                 result["VapidPublicKey"] = settings["vapid_public_key"]
-            row = await set_provider_config(await _tenant_pk(args.tenant), args.channel, args.key, settings, secrets)
+            tenant = await tenant_by_id(args.tenant)
+            row = await set_provider_config(tenant.id, args.channel, args.key, settings, secrets)
             return {"Channel": row.channel, "Key": row.key, "Settings": row.settings,
                     "Secrets": sorted(secrets), **result}
     else:
         async def operation() -> dict:
-            rows = await ProviderConfig.filter(tenant_id=await _tenant_pk(args.tenant)).order_by("channel", "key")
+            tenant = await tenant_by_id(args.tenant)
+            rows = await ProviderConfig.filter(tenant_id=tenant.id).order_by("channel", "key")
             return {"Providers": [{"Channel": row.channel, "Key": row.key, "Settings": row.settings,
                                    "UpdatedAt": row.updated_at} for row in rows]}
     return _run(operation)

@@ -43,7 +43,7 @@ import aiosmtplib
 import dkim
 
 from herald import egress
-# The headers Herald writes itself: refused at accept (app/platform/v1/send_schemas.py) and here again.
+# The headers Herald writes itself: refused at accept (app/platform/message/schemas.py) and here again.
 from models.platform.message import reserved_email_header
 from providers.base import EmailProvider, Outgoing, Receipt
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError

@@ -1,4 +1,5 @@
-"""``python -m schedules``: the scheduler process (every periodic job and the outbox relay).
+"""``python -m schedules``: the scheduler process (every periodic job, and one outbox relay per
+system that has an outbox).
 
 Safe to start twice: a Redis lease elects one leader; a follower keeps its jobs paused and
 takes over within one lease period when the leader goes away.
@@ -19,7 +20,8 @@ from herald.errors import exit_on_config_error
 from herald.observability import configure_logging, init_sentry
 from herald.settings import get_settings
 from models import tortoise_config
-from models.platform.outbox import WAKE_CHANNEL
+from herald.actors import systems_with_outbox
+from models.outbox import wake_channel
 from schedules import housekeeping, reconciler  # noqa: F401  (they register their jobs)
 from schedules import dns  # noqa: F401
 from schedules import request_logs  # noqa: F401
@@ -41,13 +43,13 @@ class Runtime:
         self.settings = settings
         self.redis = redis
 
-    def wakeup(self) -> None:
-        """Nudge the relays (this process's and any other) to publish new outbox rows now."""
-        asyncio.get_running_loop().create_task(self._publish_wakeup())
+    def wakeup(self, system: str = "platform") -> None:
+        """Nudge the relays of ``system`` (this process's and any other) to publish new rows now."""
+        asyncio.get_running_loop().create_task(self._publish_wakeup(system))
 
-    async def _publish_wakeup(self) -> None:
+    async def _publish_wakeup(self, system: str) -> None:
         try:
-            await self.redis.publish(WAKE_CHANNEL, b"1")
+            await self.redis.publish(wake_channel(system), b"1")
         except (aioredis.RedisError, OSError):
             pass  # the relay's sweep finds the rows anyway
 
@@ -56,7 +58,7 @@ async def run() -> None:
     with exit_on_config_error():
         settings = get_settings()
         redis_url = settings.require_redis_url()
-        config = tortoise_config(settings, ["platform", "identity"], pool_max=5)
+        config = tortoise_config(settings, sorted({"platform", "identity", *systems_with_outbox()}), pool_max=5)
     configure_logging(settings)
     init_sentry(settings)
 
@@ -75,11 +77,11 @@ async def run() -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
 
-    # The relay runs in every scheduler process, leader or not: SKIP LOCKED makes that safe,
-    # and a second scheduler then also means a second relay.
+    # The relays run in every scheduler process, leader or not: SKIP LOCKED makes that safe,
+    # and a second scheduler then also means a second relay of each system.
     broker = RedisBroker(url=redis_url, middleware=[])
-    relay = OutboxRelay(broker, redis)
-    relay_task = asyncio.create_task(relay.run(stop), name="outbox-relay")
+    relay_tasks = [asyncio.create_task(OutboxRelay(broker, redis, system).run(stop), name=f"outbox-relay-{system}")
+                   for system in systems_with_outbox()]
 
     leading = False
     log.info("scheduler started with %d jobs; waiting for the lease", len(JOBS))
@@ -98,7 +100,7 @@ async def run() -> None:
             except asyncio.TimeoutError:
                 pass
     finally:
-        await relay_task
+        await asyncio.gather(*relay_tasks)
         broker.close()
         scheduler.shutdown(wait=False)
         await lease.release()

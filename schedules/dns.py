@@ -2,7 +2,7 @@
 like every job) for the domains that are due, judged by their last attempt (sender_domain_checks):
 
 - verified domains, every RECHECK_VERIFIED_SECONDS (6 h): one whose records were removed loses
-  its verification, and its queued messages fail (models/platform/dns_check.py);
+  its verification, and its queued messages fail (herald/dns.py);
 - domains whose DNS was unreachable at the last attempt, every UNREACHABLE_RECHECK_SECONDS (5 min);
 - pending domains, every RECHECK_PENDING_SECONDS (10 min) during the PENDING_WINDOW_SECONDS (72 h)
   after they were added, so a domain turns verified soon after its owner publishes the records
@@ -19,6 +19,8 @@ import logging
 
 from tortoise import connections
 
+from herald.actors import Actor
+from models.outbox import insert_sql
 from models.platform.domain import UNREACHABLE_RECHECK_SECONDS
 from schedules.jobs import job
 
@@ -30,7 +32,7 @@ RECHECK_PENDING_SECONDS = 600
 PENDING_WINDOW_SECONDS = 72 * 3600
 LIMIT = 500
 
-_DUE = """
+_DUE = f"""
 WITH last AS (
   SELECT domain_id, max(created_at) AS at FROM sender_domain_checks GROUP BY domain_id
 ), due AS (
@@ -42,12 +44,11 @@ WITH last AS (
       AND COALESCE(last.at, d.created_at) < now() - make_interval(secs => $1))
     OR (d.unreachable_since IS NULL AND d.verified_at IS NULL AND d.created_at > now() - make_interval(secs => $4)
       AND COALESCE(last.at, d.created_at) < now() - make_interval(secs => $3)))
-  AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.actor = 'domains.verify' AND o.args = jsonb_build_array(d.id)
+  AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.actor = $6 AND o.args = jsonb_build_array(d.id)
                   AND o.created_at > now() - make_interval(secs => $2))
   ORDER BY d.id LIMIT $5
 )
-INSERT INTO outbox (actor, queue, args, delay_ms, created_at)
-SELECT 'domains.verify', 'dns', jsonb_build_array(id), 0, now() FROM due
+{insert_sql(Actor.DOMAIN_VERIFY, "due")}
 RETURNING id
 """
 
@@ -55,7 +56,7 @@ RETURNING id
 async def enqueue_due_checks() -> int:
     rows = await connections.get("platform").execute_query_dict(
         _DUE, [float(RECHECK_VERIFIED_SECONDS), float(UNREACHABLE_RECHECK_SECONDS), float(RECHECK_PENDING_SECONDS),
-               float(PENDING_WINDOW_SECONDS), LIMIT])
+               float(PENDING_WINDOW_SECONDS), LIMIT, Actor.DOMAIN_VERIFY.name])
     return len(rows)
 
 

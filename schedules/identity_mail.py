@@ -1,19 +1,19 @@
 """Identity e-mail: a job that hands the identity server's unsent e-mails to the workers.
 
 The identity server writes each e-mail (verification, password reset, login code) as a row of
-its own ``outbox`` table in the transaction of the token it carries. Every RUN_SECONDS this job
-finds the rows that are due and enqueues ``identity_mail.send`` for each (through platform
-outbox rows, like every job; the relay publishes them):
+its ``emails`` table, with its ``identity_mail.send`` job in the identity outbox, in the
+transaction of the token it carries. This job takes back what did not go the first time: every
+RUN_SECONDS it finds the rows that are due again and enqueues ``identity_mail.send`` for each
+(through the identity outbox, in the same identity transaction; the identity relay publishes them):
 
 - due: not sent, ``next_attempt_at`` reached (NULL: at once), not leased by a worker, and not
   handed over already for this attempt (``enqueued_at`` NULL or older than ``next_attempt_at``),
   or handed over more than REENQUEUE_AFTER ago and still unsent (the broker lost the message,
   its retries ran out, a worker died): nothing waits forever;
-- the claim is ``SELECT ... FOR UPDATE SKIP LOCKED`` in an identity transaction that also marks
-  ``enqueued_at``, so two schedulers (a leader change mid-run) never hand a row over twice. The
-  platform outbox rows are written before the identity commit; should the process die between
-  the two, the row is handed over again later, and the actor's lease, ``sent_at`` and the
-  Idempotency-Key make the repeat harmless.
+- the claim is ``SELECT ... FOR UPDATE SKIP LOCKED`` in an identity transaction that also writes
+  the outbox rows and marks ``enqueued_at``, so two schedulers (a leader change mid-run) never
+  hand a row over twice, and nothing crosses databases outside a transaction. The actor's lease,
+  ``sent_at`` and the Idempotency-Key make any repeat harmless.
 
 Without IDENTITY_MAIL_KEY (or IDENTITY_MAIL_FROM) nothing is handed over: rows wait, and a warning
 is logged at most once per WARN_EVERY seconds.
@@ -28,23 +28,23 @@ from datetime import timedelta
 from tortoise import connections
 from tortoise.transactions import in_transaction
 
+from herald.actors import Actor
+from models.outbox import enqueue_many
 from schedules.jobs import job
 
 log = logging.getLogger("herald.identity_mail")
 
-ACTOR = "identity_mail.send"
-QUEUE = "identity_mail"
 RUN_SECONDS = 2
 LIMIT = 500
 REENQUEUE_AFTER = timedelta(minutes=10)
 WARN_EVERY = 60.0
 
 _DUE = """
-SELECT id FROM outbox
+SELECT id FROM emails
 WHERE sent_at IS NULL
   AND (next_attempt_at IS NULL OR next_attempt_at <= now())
   AND (lease_until IS NULL OR lease_until < now())
-  AND (enqueued_at IS NULL OR enqueued_at < COALESCE(next_attempt_at, created_at)
+  AND (enqueued_at IS NULL OR enqueued_at < next_attempt_at
        OR enqueued_at < now() - make_interval(secs => $1))
   {only}
 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
@@ -80,18 +80,15 @@ async def enqueue_due(only: list[int] | None = None) -> int:
         if not rows:
             return 0
         ids = [row["id"] for row in rows]
-        await connections.get("platform").execute_query(
-            "INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
-            "SELECT $1, $2, jsonb_build_array(id), 0, now() FROM unnest($3::bigint[]) AS id",
-            [ACTOR, QUEUE, ids])
-        await conn.execute_query("UPDATE outbox SET enqueued_at = now() WHERE id = ANY($1::bigint[])", [ids])
+        await enqueue_many(conn, Actor.IDENTITY_MAIL_SEND, ids)
+        await conn.execute_query("UPDATE emails SET enqueued_at = now() WHERE id = ANY($1::bigint[])", [ids])
     log.info("enqueued %d identity e-mail(s)", len(ids))
     return len(ids)
 
 
 async def pending_count() -> int:
     rows = await connections.get("identity").execute_query_dict(
-        "SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL")
+        "SELECT count(*) AS n FROM emails WHERE sent_at IS NULL")
     return int(rows[0]["n"])
 
 
@@ -102,6 +99,6 @@ async def enqueue_job(runtime) -> None:
             warn_unconfigured(await pending_count())
         return
     if await enqueue_due():
-        runtime.wakeup()
+        runtime.wakeup("identity")
 
 

@@ -21,8 +21,10 @@ import logging
 
 from tortoise import connections
 
+from herald.actors import Actor
+from models.outbox import insert_sql
 from models.platform.events import fanout_sql, message_data_sql
-from models.platform.message import purge_content_sql
+from models.platform.message import Channel, purge_content_sql
 from schedules.jobs import job
 
 log = logging.getLogger("herald.reconciler")
@@ -32,6 +34,10 @@ MAX_HANDBACK_ATTEMPTS = 10
 
 _COLUMNS = "m.id, m.public_id, m.tenant_id, m.mode, m.channel, m.status, m.recipient, m.sender, m.subject, m.tags, " \
            "m.failure_reason, m.attempts"
+
+# One job per message handed back, for its channel's delivery actor (one INSERT per channel).
+_JOBS = "".join(f", jobs_{channel.value} AS ({insert_sql(Actor.deliver(channel.value), 'moved')} "
+                f"WHERE channel = '{channel.value}')" for channel in Channel)
 
 _RECONCILE = f"""
 WITH stuck AS (
@@ -63,12 +69,8 @@ WITH stuck AS (
   SELECT g.tenant_id, g.mode, g.channel || '.failed' AS type, g.id AS message_id,
          {message_data_sql("g", ", 'Reason', g.failure_reason")} AS data FROM given_up g
 ){fanout_sql("wh_source")}
-, jobs AS (
-  INSERT INTO outbox (actor, queue, args, delay_ms, created_at)
-  SELECT channel || '.deliver', channel, jsonb_build_array(id), 0, now() FROM moved
-  RETURNING id
-)
-SELECT (SELECT count(*) FROM jobs) AS requeued, (SELECT count(*) FROM given_up) AS failed
+{_JOBS}
+SELECT (SELECT count(*) FROM moved) AS requeued, (SELECT count(*) FROM given_up) AS failed
 """
 
 

@@ -1,4 +1,5 @@
-"""The outbox relay: publishes outbox rows to the broker.
+"""The outbox relay: publishes one system's outbox rows to the broker (one relay per system with
+an outbox, all in the scheduler process; :func:`herald.actors.systems_with_outbox`).
 
 It claims unpublished rows in batches with ``SELECT ... FOR UPDATE SKIP LOCKED`` (so several
 relays can run at once and each row goes out once), enqueues a Dramatiq message per row, and
@@ -21,7 +22,7 @@ from dramatiq import Message
 from dramatiq.brokers.redis import RedisBroker
 from tortoise.transactions import in_transaction
 
-from models.platform.outbox import WAKE_CHANNEL
+from models.outbox import wake_channel
 
 log = logging.getLogger("herald.relay")
 
@@ -30,15 +31,17 @@ SWEEP_SECONDS = 1.0
 _NAMESPACE = uuid.UUID("5d9e4c1e-8a8f-4c59-9d7c-0b7c2f4a6e11")
 
 
-def message_id_of(outbox_id: int) -> str:
-    """The broker message id of an outbox row: stable, so a re-publication is recognisable."""
-    return str(uuid.uuid5(_NAMESPACE, str(outbox_id)))
+def message_id_of(system: str, outbox_id: int) -> str:
+    """The broker message id of an outbox row: stable, so a re-publication is recognisable (the
+    platform's keep the form they had before other systems had outboxes)."""
+    return str(uuid.uuid5(_NAMESPACE, str(outbox_id) if system == "platform" else f"{system}:{outbox_id}"))
 
 
 class OutboxRelay:
-    def __init__(self, broker: RedisBroker, redis: aioredis.Redis):
+    def __init__(self, broker: RedisBroker, redis: aioredis.Redis, system: str = "platform"):
         self.broker = broker
         self.redis = redis
+        self.system = system
         self.published = 0
 
     def _enqueue(self, rows: list[dict]) -> None:
@@ -46,11 +49,11 @@ class OutboxRelay:
             args = row["args"]
             message = Message(queue_name=row["queue"], actor_name=row["actor"],
                               args=tuple(json.loads(args) if isinstance(args, str) else args), kwargs={},
-                              options={}, message_id=message_id_of(row["id"]))
+                              options={}, message_id=message_id_of(self.system, row["id"]))
             self.broker.enqueue(message, delay=row["delay_ms"] or None)
 
     async def publish_batch(self) -> int:
-        async with in_transaction("platform") as conn:
+        async with in_transaction(self.system) as conn:
             rows = await conn.execute_query_dict(
                 "SELECT id, actor, queue, args, delay_ms FROM outbox WHERE published_at IS NULL "
                 "ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED", [BATCH])
@@ -78,7 +81,7 @@ class OutboxRelay:
             try:
                 if pubsub is None:
                     pubsub = self.redis.pubsub()
-                    await pubsub.subscribe(WAKE_CHANNEL)
+                    await pubsub.subscribe(wake_channel(self.system))
                 await self.drain()
                 # Any message (a nudge) or the timeout (a sweep) leads to the next drain.
                 await pubsub.get_message(ignore_subscribe_messages=True, timeout=SWEEP_SECONDS)
@@ -87,7 +90,7 @@ class OutboxRelay:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - Redis or the database away: retry after a pause
-                log.warning("relay round failed (%r); retrying", exc)
+                log.warning("%s relay round failed (%r); retrying", self.system, exc)
                 if pubsub is not None:
                     try:
                         await pubsub.aclose()

@@ -15,7 +15,8 @@ from datetime import datetime, timedelta, timezone
 
 from tortoise.transactions import in_transaction
 
-from models.platform.events import DELIVER_ACTOR, QUEUE
+from herald.actors import Actor
+from models.outbox import insert_sql
 from schedules.jobs import job
 
 log = logging.getLogger("herald.webhooks")
@@ -34,8 +35,7 @@ WITH due AS (
 ), marked AS (
   UPDATE webhook_deliveries d SET enqueued_at = $1 FROM due WHERE d.id = due.id RETURNING d.id
 )
-INSERT INTO outbox (actor, queue, args, delay_ms, created_at)
-SELECT '{DELIVER_ACTOR}', '{QUEUE}', jsonb_build_array(id), 0, now() FROM marked
+{insert_sql(Actor.WEBHOOK_DELIVER, "marked")}
 RETURNING id
 """
 

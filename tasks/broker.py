@@ -11,7 +11,7 @@ from dramatiq.brokers.redis import RedisBroker
 from herald.errors import exit_on_config_error
 from herald.settings import Settings, get_settings
 from tasks.middleware import EventLoopResources, QueueDepth
-from tasks.queues import Queue
+from herald.actors import Queue
 
 NAMESPACE = "dramatiq"
 

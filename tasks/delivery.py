@@ -27,21 +27,24 @@ from email.utils import parseaddr
 import dramatiq
 from tortoise import connections
 
+from herald.actors import Actor
+from herald.backoff import backoff
 from herald.settings import get_settings
 from models.platform.device import forget_device, platform_of
 from models.platform.domain import Suppression, sender_domain_verified, signing_key_for
-from models.platform.message import MessageStatus, claim, defer, finish
+from models.platform.message import Channel, MessageStatus, claim, defer, finish
 from models.platform.provider_config import tenant_provider
 from models.platform.usage import SEND_COUNTERS, period_of, totals
 from providers.base import DkimKey, Outgoing
 from providers.errors import (InvalidDeviceToken, PermanentProviderError, ProviderConfigError,
                               TransientProviderError)
 from tasks.providers import push_route
-from tasks.queues import Queue
 
 log = logging.getLogger("herald.delivery")
 
 MAX_ATTEMPTS = 8
+# Between attempts: 5 s, 10 s, 20 s ... at most an hour (a provider's Retry-After wins).
+FIRST_BACKOFF_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 3600
 
 _settings = get_settings()
@@ -57,12 +60,6 @@ def providers():
         _providers = ProviderSet(_settings.providers, _settings.provider_configs,
                                  allow_loopback=_settings.webhooks_allow_loopback)
     return _providers
-
-
-def backoff(attempt: int, retry_after: float | None) -> float:
-    if retry_after is not None:
-        return min(max(retry_after, 1.0), MAX_BACKOFF_SECONDS)
-    return min(5.0 * 2 ** (attempt - 1), MAX_BACKOFF_SECONDS)
 
 
 async def why_not(message: dict) -> str | None:
@@ -148,7 +145,8 @@ async def _retry_or_give_up(connection, message: dict, provider_key: str | None,
                      failure_reason=f"ProviderError: gave up after {MAX_ATTEMPTS} attempts: {reason}",
                      detail={"Reason": reason, "Attempts": message["attempts"]})
         return "failed"
-    delay = backoff(message["attempts"], retry_after)
+    delay = backoff(message["attempts"], retry_after, first=FIRST_BACKOFF_SECONDS,
+                    ceiling=MAX_BACKOFF_SECONDS)
     await defer(connection, message["id"], delay, reason)
     raise dramatiq.Retry(reason, delay=int(delay * 1000)) from None
 
@@ -157,16 +155,18 @@ def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _deliver_actor(queue: Queue):
+def _deliver_actor(channel: Channel):
+    ref = Actor.deliver(channel.value)
+
     async def deliver_message(message_pk: int) -> None:
         outcome = await deliver(message_pk)
         log.debug("message %s: %s", message_pk, outcome)
 
-    deliver_message.__name__ = f"deliver_{queue.value}"
+    deliver_message.__name__ = f"deliver_{channel.value}"
     return dramatiq.actor(
         deliver_message,
-        actor_name=f"{queue.value}.deliver",
-        queue_name=queue.value,
+        actor_name=ref.name,
+        queue_name=ref.queue.value,
         # Unexpected errors (a database blip) retry quickly a few times; provider errors are
         # handled above. A delivery may run until shortly before its lease runs out.
         max_retries=MAX_ATTEMPTS + 5,
@@ -177,7 +177,7 @@ def _deliver_actor(queue: Queue):
     )
 
 
-deliver_email = _deliver_actor(Queue.EMAIL)
-deliver_sms = _deliver_actor(Queue.SMS)
-deliver_push = _deliver_actor(Queue.PUSH)
-deliver_whatsapp = _deliver_actor(Queue.WHATSAPP)
+deliver_email = _deliver_actor(Channel.EMAIL)
+deliver_sms = _deliver_actor(Channel.SMS)
+deliver_push = _deliver_actor(Channel.PUSH)
+deliver_whatsapp = _deliver_actor(Channel.WHATSAPP)

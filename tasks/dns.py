@@ -1,5 +1,5 @@
-"""Verifying sender domains: ``domains.verify`` on queue ``dns`` (models/platform/dns_check.py
-does the work; ``herald domain verify`` calls the same function inline).
+"""Verifying sender domains: ``domains.verify`` on queue ``dns`` (herald/dns.py does the work;
+``herald domain verify`` calls the same function inline).
 
 Enqueued through outbox rows by the re-check job (schedules/dns.py). A duplicate from the
 broker only records one more attempt.
@@ -11,14 +11,12 @@ import logging
 
 import dramatiq
 
+from herald.actors import Actor
+from herald.dns import check_domain
 from herald.settings import get_settings
-from models.platform.dns_check import check_domain
 from models.platform.domain import SenderDomain
-from tasks.queues import Queue
 
 log = logging.getLogger("herald.dns")
-
-ACTOR = "domains.verify"
 
 
 async def verify(domain_pk: int) -> str | None:
@@ -32,8 +30,8 @@ async def verify(domain_pk: int) -> str | None:
     return check.outcome
 
 
-@dramatiq.actor(actor_name=ACTOR, queue_name=Queue.DNS.value, max_retries=3, min_backoff=5_000,
-                max_backoff=60_000, time_limit=60_000, max_age=3_600_000)
+@dramatiq.actor(actor_name=Actor.DOMAIN_VERIFY.name, queue_name=Actor.DOMAIN_VERIFY.queue.value, max_retries=3,
+                min_backoff=5_000, max_backoff=60_000, time_limit=60_000, max_age=3_600_000)
 async def verify_domain(domain_pk: int) -> None:
     outcome = await verify(domain_pk)
     log.debug("domain %s: %s", domain_pk, outcome)

@@ -1,7 +1,8 @@
 """The identity server's e-mail, sent through the platform's public API.
 
-``identity_mail.send`` (queue ``identity_mail``) takes one row of the identity ``outbox``
-(handed over by schedules/identity_mail.py) and:
+``identity_mail.send`` (queue ``identity_mail``) takes one row of the identity ``emails`` table
+(enqueued through the identity outbox when it was written, again by schedules/identity_mail.py
+when it is due once more) and:
 
 1. leases it (``lease_until``, conditional UPDATE): a row already sent, or being sent by another
    worker, is left alone;
@@ -27,18 +28,21 @@ import dramatiq
 import httpx
 from tortoise import connections
 
-from app.identity.mail import open_sealed, redacted
+from herald.actors import Actor
 from herald.settings import get_settings
-from tasks.queues import Queue
+from models.identity.email import open_sealed, redacted
 
 log = logging.getLogger("herald.identity_mail")
 
-ACTOR = "identity_mail.send"
 LEASE_SECONDS = 60
 TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 MAX_BACKOFF_SECONDS = 300.0
 REFUSED_RETRY_SECONDS = 600
 UNCONFIGURED_RETRY_SECONDS = 60
+
+
+class PlatformRefused(Exception):
+    """The platform answered the e-mail with a refusal to fix in configuration (401, 403, 422...)."""
 
 
 class PlatformUnavailable(Exception):
@@ -77,7 +81,7 @@ def _retry_after(response: httpx.Response) -> float | None:
 
 
 async def post(settings, row: dict) -> str:
-    """The platform's MessageId; raises PlatformUnavailable (retry soon) or RuntimeError (refused)."""
+    """The platform's MessageId; raises PlatformUnavailable (retry soon) or PlatformRefused."""
     payload = open_sealed(row["payload_enc"])
     url = f"{settings.url_of('platform')}/v1/emails/send"
     headers = {"Authorization": f"Bearer {settings.identity_mail_key}",
@@ -91,29 +95,29 @@ async def post(settings, row: dict) -> str:
     if response.status_code >= 500 or response.status_code in (409, 429):
         raise PlatformUnavailable(f"HTTP {response.status_code}: {response.text[:300]}", _retry_after(response))
     if not 200 <= response.status_code < 300:
-        raise RuntimeError(f"HTTP {response.status_code}: {response.text[:300]}")
+        raise PlatformRefused(f"HTTP {response.status_code}: {response.text[:300]}")
     try:
         return str(response.json().get("MessageId") or "")[:64]
     except ValueError:
         return ""
 
 
-async def send(outbox_pk: int) -> str:
+async def send(email_pk: int) -> str:
     """Send one identity e-mail; the outcome (sent, skipped, unconfigured, refused) or raises Retry."""
     settings = get_settings()
     db = connections.get("identity")
     if not (settings.identity_mail_key and settings.identity_mail_from):
         # Leave it for a worker that has the credential (the job hands it over again).
         await db.execute_query(
-            "UPDATE outbox SET enqueued_at = NULL, next_attempt_at = now() + make_interval(secs => $2) "
-            "WHERE id = $1 AND sent_at IS NULL", [outbox_pk, UNCONFIGURED_RETRY_SECONDS])
+            "UPDATE emails SET enqueued_at = NULL, next_attempt_at = now() + make_interval(secs => $2) "
+            "WHERE id = $1 AND sent_at IS NULL", [email_pk, UNCONFIGURED_RETRY_SECONDS])
         log.warning("identity e-mail %s not sent: IDENTITY_MAIL_KEY and IDENTITY_MAIL_FROM are not set "
-                    "in this worker", outbox_pk)
+                    "in this worker", email_pk)
         return "unconfigured"
     rows = await db.execute_query_dict(
-        "UPDATE outbox SET lease_until = now() + make_interval(secs => $2), attempts = attempts + 1 "
+        "UPDATE emails SET lease_until = now() + make_interval(secs => $2), attempts = attempts + 1 "
         "WHERE id = $1 AND sent_at IS NULL AND (lease_until IS NULL OR lease_until < now()) "
-        "RETURNING id, kind, to_address, payload_enc, created_at, attempts", [outbox_pk, LEASE_SECONDS])
+        "RETURNING id, kind, to_address, payload_enc, created_at, attempts", [email_pk, LEASE_SECONDS])
     if not rows:
         return "skipped"  # sent already, or another worker holds it
     row = rows[0]
@@ -124,29 +128,29 @@ async def send(outbox_pk: int) -> str:
         # enqueued_at = the retry's time: the job leaves the row to Dramatiq's retry (and takes it
         # back only if that is lost, REENQUEUE_AFTER later).
         await db.execute_query(
-            "UPDATE outbox SET lease_until = NULL, last_error = $2, "
+            "UPDATE emails SET lease_until = NULL, last_error = $2, "
             "next_attempt_at = now() + make_interval(secs => $3), enqueued_at = now() + make_interval(secs => $3) "
-            "WHERE id = $1", [outbox_pk, str(exc)[:500], delay])
-        log.warning("identity e-mail %s: platform unavailable (%s); retrying in %.0f s", outbox_pk, exc, delay)
+            "WHERE id = $1", [email_pk, str(exc)[:500], delay])
+        log.warning("identity e-mail %s: platform unavailable (%s); retrying in %.0f s", email_pk, exc, delay)
         raise dramatiq.Retry(str(exc)[:200], delay=int(delay * 1000)) from None
-    except RuntimeError as exc:
+    except PlatformRefused as exc:
         await db.execute_query(
-            "UPDATE outbox SET lease_until = NULL, last_error = $2, enqueued_at = NULL, "
+            "UPDATE emails SET lease_until = NULL, last_error = $2, enqueued_at = NULL, "
             "next_attempt_at = now() + make_interval(secs => $3) WHERE id = $1",
-            [outbox_pk, str(exc)[:500], REFUSED_RETRY_SECONDS])
+            [email_pk, str(exc)[:500], REFUSED_RETRY_SECONDS])
         log.error("identity e-mail %s refused by the platform (%s); check IDENTITY_MAIL_KEY (email:send) and "
-                  "IDENTITY_MAIL_FROM (a verified domain); trying again in %d s", outbox_pk, exc,
+                  "IDENTITY_MAIL_FROM (a verified domain); trying again in %d s", email_pk, exc,
                   REFUSED_RETRY_SECONDS)
         return "refused"
     await db.execute_query(
-        "UPDATE outbox SET sent_at = now(), lease_until = NULL, last_error = NULL, message_id = $2, "
-        "payload_enc = $3 WHERE id = $1", [outbox_pk, message_id or None, redacted(row["payload_enc"])])
+        "UPDATE emails SET sent_at = now(), lease_until = NULL, last_error = NULL, message_id = $2, "
+        "payload_enc = $3 WHERE id = $1", [email_pk, message_id or None, redacted(row["payload_enc"])])
     return "sent"
 
 
 @dramatiq.actor(
-    actor_name=ACTOR,
-    queue_name=Queue.IDENTITY_MAIL.value,
+    actor_name=Actor.IDENTITY_MAIL_SEND.name,
+    queue_name=Actor.IDENTITY_MAIL_SEND.queue.value,
     # Dramatiq's own retries carry the backoff above; when they run out (about a day of outage),
     # the job in schedules/identity_mail.py hands the row over again.
     max_retries=300,
@@ -154,6 +158,6 @@ async def send(outbox_pk: int) -> str:
     max_backoff=int(MAX_BACKOFF_SECONDS * 1000),
     time_limit=(LEASE_SECONDS - 10) * 1000,
 )
-async def send_identity_mail(outbox_pk: int) -> None:
-    outcome = await send(outbox_pk)
-    log.debug("identity e-mail %s: %s", outbox_pk, outcome)
+async def send_identity_mail(email_pk: int) -> None:
+    outcome = await send(email_pk)
+    log.debug("identity e-mail %s: %s", email_pk, outcome)

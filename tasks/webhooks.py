@@ -31,12 +31,13 @@ from tortoise import connections
 from tortoise.transactions import in_transaction
 
 from herald import egress
+from herald.actors import Actor
 from herald.settings import get_settings
+from herald.timestamps import iso
 from herald.webhooks import EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, sign
-from models.platform.events import DELIVER_ACTOR, ENDPOINT_DISABLED, emit
+from models.platform.events import ENDPOINT_DISABLED, emit
 from models.platform.webhook import (BREAKER_COOLDOWN, BREAKER_MAX_COOLDOWN, BREAKER_THRESHOLD, DISABLE_AFTER,
                                      AttemptOutcome, DeliveryStatus, WebhookEndpoint, retry_delay)
-from tasks.queues import Queue
 
 log = logging.getLogger("herald.webhooks")
 
@@ -63,10 +64,6 @@ class Result:
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 # --- the request ----------------------------------------------------------------------------------
@@ -146,7 +143,7 @@ RETURNING public_id, url, tenant_id, mode, enabled, failing_since, consecutive_f
 def payload(row: dict) -> bytes:
     data = row["data"]
     event = {"EventId": row["event_public_id"], "EventType": row["event_type"],
-             "CreatedAt": iso(row["event_created_at"]), "TenantId": row["tenant_public_id"],
+             "CreatedAt": iso(row["event_created_at"], "milliseconds"), "TenantId": row["tenant_public_id"],
              "Data": json.loads(data) if isinstance(data, str) else data}
     return json.dumps(event, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -246,7 +243,7 @@ async def record(tx, row: dict, result: Result, now: datetime) -> None:
 
 
 async def disable(tx, endpoint_pk: int, endpoint: dict, now: datetime) -> None:
-    since = iso(endpoint["failing_since"])
+    since = iso(endpoint["failing_since"], "milliseconds")
     reason = f"every attempt failed since {since} ({endpoint['consecutive_failures']} in a row)"
     await tx.execute_query(
         "UPDATE webhook_endpoints SET enabled = false, disabled_at = $2, disabled_reason = $3, updated_at = $2 "
@@ -258,13 +255,13 @@ async def disable(tx, endpoint_pk: int, endpoint: dict, now: datetime) -> None:
     await emit(tx, tenant_pk=endpoint["tenant_id"], mode=endpoint["mode"], event_type=ENDPOINT_DISABLED,
                always_record=True,
                data={"WebhookId": endpoint["public_id"], "Url": endpoint["url"], "FailingSince": since,
-                     "DisabledAt": iso(now), "Reason": reason})
+                     "DisabledAt": iso(now, "milliseconds"), "Reason": reason})
     log.warning("webhook endpoint %s disabled: %s", endpoint["public_id"], reason)
 
 
 @dramatiq.actor(
-    actor_name=DELIVER_ACTOR,
-    queue_name=Queue.WEBHOOKS.value,
+    actor_name=Actor.WEBHOOK_DELIVER.name,
+    queue_name=Actor.WEBHOOK_DELIVER.queue.value,
     # Errors of our own (a database blip) retry quickly a few times; the receiver's failures are
     # handled above, on the schedule. A lost message is found again by schedules/webhooks.py.
     max_retries=3,

@@ -1,11 +1,20 @@
-"""HTTP app of the crm system: `sanic app.crm:create_app --factory`."""
+"""The CRM: contacts and lists, consent, retention, segments, journeys, alerts, destinations (issue 17).
 
-from sanic import Sanic
+Cut like every system (docs/architecture.md): one folder per noun under ``app/crm/``, each with
+its ``schemas``, ``views``, ``service`` and one module per surface; the app is built by
+:mod:`app.crm.server`, imported only when an app is wanted. Today only health and meta answer.
+"""
 
-from app.http import health
-from app.http.factory import build_app
-from herald.systems import CRM
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sanic import Sanic
 
 
 def create_app() -> Sanic:
-    return build_app(CRM, [], readiness=health.strict())
+    """``sanic app.crm:create_app --factory``."""
+    from app.crm.server import build
+
+    return build()

@@ -1,14 +1,13 @@
-"""Strict snake_case bodies for the identity server.
+"""Strict snake_case bodies for the identity server (its surfaces' gate piece).
 
 Structural problems (empty body, invalid JSON, not an object, an unknown field) are 400
 ``InvalidRequest`` naming the field; a missing or ill-typed field is 400 ``InvalidInput`` with
-field -> reason in ``details``. Bodies above 1 MiB never reach here (see ``create_app``).
+field -> reason in ``details``. Bodies above 1 MiB never reach here (see server.py).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, TypeVar
 
 import pydantic
@@ -17,11 +16,9 @@ from sanic import Request
 from app.http.bodies import SnakeBody, validation_error
 from app.identity import errors
 
-__all__ = ["SnakeBody", "read_body", "EMAIL", "normalize_email", "check_email"]
+__all__ = ["SnakeBody", "read_body", "read_optional_body"]
 
 ModelT = TypeVar("ModelT", bound=pydantic.BaseModel)
-
-EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
 
 
 def read_body(request: Request, model: type[ModelT]) -> ModelT:
@@ -44,12 +41,6 @@ def read_body(request: Request, model: type[ModelT]) -> ModelT:
         raise errors.InvalidInput(problem.message, details=problem.details) from None
 
 
-def normalize_email(email: str) -> str:
-    return email.strip().casefold()
-
-
-def check_email(email: str, field: str = "email") -> str:
-    email = email.strip()
-    if len(email) > 320 or not EMAIL.match(email):
-        raise errors.InvalidInput(f"Field {field!r}: not a valid e-mail address.", details={field: "invalid e-mail"})
-    return email
+def read_optional_body(request: Request, model: type[ModelT]) -> ModelT:
+    """Like :func:`read_body`, an empty body being the model's defaults."""
+    return read_body(request, model) if (request.body or b"").strip() else model()

@@ -1,7 +1,8 @@
-"""Who is calling: the session bearer token, or the service credential (SERVICE_TOKEN).
+"""Who is calling (the identity surfaces' gate piece): the session bearer token, or the service
+credential (SERVICE_TOKEN, compared in constant time).
 
-Session tokens are opaque (``hst_`` + 43 random characters); only their SHA-256 is stored and
-every check reads the database, so a revoked session fails at once.
+The surfaces call these; services receive the resulting session (or None for the service
+credential) and never the request.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import logging
 from sanic import Request
 
 from app.identity import errors
+from app.identity.session.service import session_of_token
+from models.identity import Session
 
 log = logging.getLogger("herald.identity")
 
@@ -38,3 +41,8 @@ def require_service(request: Request) -> None:
         log.error("SERVICE_TOKEN is not configured; service routes refuse every call")
     if not is_service(request):
         raise errors.InvalidToken("The service credential is not valid.")
+
+
+async def require_session(request: Request) -> Session:
+    """The live session of the request's bearer token (401 otherwise)."""
+    return await session_of_token(bearer(request))

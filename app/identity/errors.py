@@ -14,11 +14,16 @@
     ├── NotFound (404), Conflict (409)
     ├── WeakPassword / UndeclaredRole (422)
     ├── TooManyAttempts (429)         throttles; carries Retry-After
-    └── ServiceUnavailable (503), InternalError (500)
+    ├── ServiceUnavailable (503), InternalError (500)
+    └── OAuthError (400 / 401)        an RFC 6749 error of ``/token`` (``invalid_grant``, ...)
+        └── RefreshTokenReused        a used refresh token presented again (its family is revoked)
 
-Handlers raise these; :mod:`app.http.envelope` renders them in the lowercase envelope
-``{"error": {"type", "code", "message"}, "RequestId"}``. The OAuth endpoints (``/token``,
-``/userinfo``) answer RFC 6749 / 6750 bodies instead; see :mod:`app.identity.endpoints.oidc`.
+Services and surfaces raise these; :mod:`app.http.envelope` renders them in the lowercase
+envelope ``{"error": {"type", "code", "message"}, "RequestId"}``. The one exception is
+:class:`OAuthError`: ``/token`` answers the RFC 6749 body ``{"error", "error_description"}``, and
+:func:`app.identity.oauth.v1.oauth_error` is the one place that renders it (should one escape
+elsewhere, the envelope still renders it as the 4xx it is, never a 500). ``/userinfo`` and
+``/logout`` answer RFC 6750 ``invalid_token`` bodies, rendered in oauth/v1.py as well.
 """
 
 from __future__ import annotations
@@ -115,3 +120,24 @@ class UndeclaredRole(Unprocessable):
 class TooManyAttempts(TooManyRequests):
     code = "TooManyAttempts"
     message = "Too many attempts; wait before trying again."
+
+
+class OAuthError(HttpError):
+    """An error of the OAuth token endpoint, in RFC 6749 terms: ``error`` is the registered code
+    (``invalid_request``, ``invalid_client``, ``invalid_grant``, ``invalid_scope``,
+    ``unsupported_grant_type``), ``description`` the ``error_description``."""
+
+    def __init__(self, error: str, description: str, status: int = 400):
+        self.status = status
+        self.code = error
+        super().__init__(description)
+        self.error, self.description = error, description
+
+
+class RefreshTokenReused(OAuthError):
+    """A refresh token used once already: someone else may hold it. The caller revokes its
+    ``family`` (every token rotated from the same grant)."""
+
+    def __init__(self, family: str):
+        super().__init__("invalid_grant", "the refresh token was already used; its family is revoked")
+        self.family = family

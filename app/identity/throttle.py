@@ -28,10 +28,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import AsyncIterator
 
+from typing import TYPE_CHECKING
+
 import redis.asyncio as aioredis
-from sanic import Request
 
 from app.identity import errors
+
+if TYPE_CHECKING:  # the gate reads requests; the steps and services never import Sanic
+    from sanic import Request
 
 log = logging.getLogger("herald.identity.throttle")
 PREFIX = "identity:throttle"
@@ -67,12 +71,12 @@ MAIL_TO_ADDRESS = Limit("mail-to:address", 5, 3600)
 ACCOUNT_WRITE_WINDOW = 3600
 
 
-def signup_ip(request: Request) -> Limit:
-    return Limit("signup:ip", request.app.ctx.settings.account_ip_limit, ACCOUNT_WRITE_WINDOW)
+def signup_ip(per_hour: int) -> Limit:
+    return Limit("signup:ip", per_hour, ACCOUNT_WRITE_WINDOW)
 
 
-def email_change_ip(request: Request) -> Limit:
-    return Limit("email-change:ip", request.app.ctx.settings.account_ip_limit, ACCOUNT_WRITE_WINDOW)
+def email_change_ip(per_hour: int) -> Limit:
+    return Limit("email-change:ip", per_hour, ACCOUNT_WRITE_WINDOW)
 
 
 def client_ip(request: Request) -> str:
@@ -186,11 +190,24 @@ def counters(request: Request) -> Counters:
     return request.app.ctx.throttle
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Who attempts a throttled step, as plain values the surface read from the request: the
+    counters, the client's address and its user agent (recorded on the sessions it opens)."""
+
+    counters: Counters
+    ip: str
+    user_agent: str = ""
+
+
+def caller(request: Request) -> Caller:
+    return Caller(counters(request), client_ip(request), request.headers.get("user-agent") or "")
+
+
 @asynccontextmanager
-async def failures(request: Request, *pairs: Pair,
+async def failures(store: Counters, *pairs: Pair,
                    counted: tuple[type[BaseException], ...]) -> AsyncIterator[None]:
     """Runs the step with a slot of each counter taken; only the ``counted`` errors keep them."""
-    store = counters(request)
     taken = await store.take(*pairs)
     try:
         yield

@@ -1,26 +1,22 @@
-"""HTTP app of the platform system: `sanic app.platform:create_app --factory`."""
+"""The platform system: the public API (/v1), its gate, and the callbacks of providers.
 
-from sanic import Sanic
+Cut by noun (``message/``, ``device/``, ``webhook/``, ``request_log/``, ``account/``, ``sender/``,
+``api_key/``, ``tenant/``, ``domain/``, ``receipt/``, ``usage/``), each with its ``schemas``,
+``views``, ``service`` and one module per surface (``v1.py``, ``callbacks.py``); the app itself is
+built by :mod:`app.platform.server`, imported only when an app is wanted: importing a service never
+imports Sanic's app or a blueprint.
+"""
 
-from app.http import health
-from app.http.factory import build_app
-from app.platform import gate, request_log
-from app.platform.v1 import account, emails, logs, send
-from app.platform.v1 import devices, senders, twilio_callbacks
-from app.platform.v1 import webhooks
-from app.platform.wakeup import RelayWakeup
-from herald.systems import PLATFORM
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sanic import Sanic
 
 
 def create_app() -> Sanic:
-    app = build_app(PLATFORM, [account.bp, send.bp, emails.bp, logs.bp, senders.bp, devices.bp, twilio_callbacks.bp,
-                               webhooks.bp],
-                    readiness=health.degrade_only())
-    gate.install(app)
-    request_log.install(app)
+    """``sanic app.platform:create_app --factory``."""
+    from app.platform.server import build
 
-    @app.before_server_start
-    async def wakeup(app: Sanic) -> None:
-        app.ctx.wakeup = RelayWakeup(app.ctx.redis)
-
-    return app
+    return build()

@@ -1,11 +1,20 @@
-"""HTTP app of the runtime system: `sanic app.runtime:create_app --factory`."""
+"""The publishing runtime: published pages, forms and leads, the pixel, collection, analytics (issue 20).
 
-from sanic import Sanic
+Cut like every system (docs/architecture.md): one folder per noun under ``app/runtime/``, each with
+its ``schemas``, ``views``, ``service`` and one module per surface; the app is built by
+:mod:`app.runtime.server`, imported only when an app is wanted. Today only health and meta answer.
+"""
 
-from app.http import health
-from app.http.factory import build_app
-from herald.systems import RUNTIME
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sanic import Sanic
 
 
 def create_app() -> Sanic:
-    return build_app(RUNTIME, [], readiness=health.strict())
+    """``sanic app.runtime:create_app --factory``."""
+    from app.runtime.server import build
+
+    return build()

@@ -3,12 +3,13 @@
 from models.identity.authz import AccessGrant, AuthzDecision, Product, TenantProduct
 from models.identity.factors import EmailCode, EmailFactor, PasskeyChallenge, PasskeyCredential, RecoveryCode, TotpFactor, TotpStatus
 from models.identity.oauth import AuthorizationCode, OAuthClient, RefreshToken
-from models.identity.outbox import OutboxEmail
+from models.identity.email import IdentityEmail
+from models.identity.outbox import OutboxEntry
 from models.identity.sessions import KeyStatus, Session, SigningKey
 from models.identity.users import EmailToken, EmailTokenPurpose, User
 
 __all__ = [
     "AccessGrant", "AuthorizationCode", "AuthzDecision", "EmailCode", "EmailFactor", "EmailToken", "EmailTokenPurpose", "KeyStatus",
-    "OAuthClient", "OutboxEmail", "PasskeyChallenge", "PasskeyCredential", "Product", "RecoveryCode",
+    "OAuthClient", "IdentityEmail", "OutboxEntry", "PasskeyChallenge", "PasskeyCredential", "Product", "RecoveryCode",
     "RefreshToken", "Session", "SigningKey", "TenantProduct", "TotpFactor", "TotpStatus", "User",
 ]

@@ -1,9 +1,10 @@
 """Sender domains and suppressions: what a message is checked against before it goes out.
 
-A sender domain gets an RSA-2048 DKIM key pair when it is added (the private key sealed with a
-key derived from SECRET_KEY, see :mod:`models.platform.sealed`) and the DNS records its owner
-publishes: SPF and DKIM (both required for verification), DMARC (optional) and a return-path
-CNAME (recommended). Every verification attempt is a :class:`DomainCheck` row.
+A sender domain gets an RSA-2048 DKIM key pair when it is added (app/platform/domain/service.py;
+the private key sealed with a key derived from SECRET_KEY, see :mod:`herald.sealing`) and the DNS
+records its owner publishes: SPF and DKIM (both required for verification), DMARC (optional) and a
+return-path CNAME (recommended). Every verification attempt (herald/dns.py) is a :class:`DomainCheck`
+row, written by :func:`record_check`.
 
 Verification state of a domain (docs/providers.md):
 - verified: ``verified_at`` set (the last conclusive check found SPF and DKIM);
@@ -16,7 +17,6 @@ Verification state of a domain (docs/providers.md):
 from __future__ import annotations
 
 import base64
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -24,8 +24,13 @@ from enum import StrEnum
 
 from tortoise import fields
 from tortoise.models import Model
+from tortoise.transactions import in_transaction
 
-from models.platform.sealed import DKIM_KEY, seal, unseal
+from herald.actors import Actor
+from herald.sealing import PLATFORM
+from models.outbox import insert_sql
+
+DKIM_KEY = "platform:dkim-private-key"
 
 # Test-mode keys of every tenant may send from this domain; their messages only reach the sinks.
 SANDBOX_DOMAIN = "sandbox.herald.test"
@@ -92,7 +97,7 @@ class SenderDomain(Model):
     def signing_key(self) -> "DkimKey | None":
         if not self.dkim_private_key or not self.dkim_selector:
             return None
-        return DkimKey(self.name, self.dkim_selector, unseal(DKIM_KEY, self.dkim_private_key))
+        return DkimKey(self.name, self.dkim_selector, PLATFORM.unseal_text(DKIM_KEY, self.dkim_private_key))
 
 
 class DomainCheck(Model):
@@ -136,6 +141,10 @@ def generate_dkim_key() -> tuple[str, bytes]:
 
 def new_selector(now: datetime | None = None) -> str:
     return f"herald{(now or datetime.now(timezone.utc)):%Y%m}{secrets.token_hex(2)}"
+
+
+def seal_dkim_key(private_key_pem: bytes) -> str:
+    return PLATFORM.seal_text(DKIM_KEY, private_key_pem)
 
 
 def dns_records(domain: SenderDomain, mail_domain: str) -> list[dict]:
@@ -207,31 +216,57 @@ async def signing_key_for(tenant_pk: int, address: str) -> DkimKey | None:
     return domain.signing_key() if domain is not None else None
 
 
-class DomainError(Exception):
-    """A domain operation refused; the message says why."""
+# --- verification: what counts as published, and recording one attempt --------------------------
+
+def _tags(value: str) -> dict[str, str]:
+    tags = {}
+    for part in value.split(";"):
+        name, _, tag_value = part.strip().partition("=")
+        if name:
+            tags[name.strip().lower()] = "".join(tag_value.split())
+    return tags
 
 
-_LABEL = r"(?!-)[a-z0-9-]{1,63}(?<!-)"
+def record_found(record: dict, values: list[str], domain: SenderDomain, mail_domain: str) -> bool:
+    """Whether the ``values`` DNS holds at a record of :func:`dns_records` publish it."""
+    purpose = record["Purpose"]
+    if purpose == "spf":
+        return any(v.lower().startswith("v=spf1") and f"include:_spf.{mail_domain}" in v.lower().split()
+                   for v in values)
+    if purpose == "dkim":
+        return any(_tags(v).get("p") == domain.dkim_public_key for v in values)
+    if purpose == "dmarc":
+        return any(v.strip().lower().startswith("v=dmarc1") for v in values)
+    return record["Value"].lower() in values
 
 
-def normalise_domain(name: str) -> str:
-    name = name.strip().rstrip(".").lower()
-    if len(name) > 253 or not re.fullmatch(rf"{_LABEL}(\.{_LABEL})+", name) or name == SANDBOX_DOMAIN:
-        raise DomainError(f"{name!r} is not a domain name that can be added")
-    return name
+# A domain that lost its verification: its queued e-mail goes back to delivery, whose re-check fails it.
+_REDELIVER = insert_sql(Actor.EMAIL_DELIVER, """(SELECT id FROM messages
+WHERE tenant_id = $1 AND channel = 'email' AND status = 'queued'
+  AND (lower(sender) LIKE '%@' || $2 OR lower(sender) LIKE '%@' || $2 || '>')) AS queued""") + " RETURNING id"
 
 
-async def add_sender_domain(tenant_pk: int, name: str, *, dmarc: bool = False) -> SenderDomain:
-    """A new, unverified domain with its DKIM key pair; adding an existing one returns it unchanged."""
-    from tortoise.exceptions import IntegrityError
-
-    name = normalise_domain(name)
-    existing = await SenderDomain.get_or_none(tenant_id=tenant_pk, name=name)
-    if existing is not None:
-        return existing
-    public, pem = generate_dkim_key()
-    try:
-        return await SenderDomain.create(tenant_id=tenant_pk, name=name, dkim_selector=new_selector(),
-                                         dkim_public_key=public, dkim_private_key=seal(DKIM_KEY, pem), dmarc=dmarc)
-    except IntegrityError:  # added concurrently
-        return await SenderDomain.get(tenant_id=tenant_pk, name=name)
+async def record_check(domain: SenderDomain, outcome: CheckOutcome, found: list[dict]) -> DomainCheck:
+    """Record one attempt and move the domain's state; returns the attempt."""
+    now = datetime.now(timezone.utc)
+    async with in_transaction("platform") as conn:
+        # Lock the row: a re-check and `herald domain verify` may run at once.
+        current = await SenderDomain.filter(id=domain.id).select_for_update().using_db(conn).first()
+        lost = False
+        if outcome is CheckOutcome.VERIFIED:
+            updates = {"verified_at": current.verified_at or now, "checked_at": now, "unreachable_since": None}
+        elif outcome is CheckOutcome.FAILED:
+            lost = current.verified_at is not None
+            updates = {"verified_at": None, "checked_at": now, "unreachable_since": None}
+        else:
+            updates = {"unreachable_since": current.unreachable_since or now}
+        await SenderDomain.filter(id=domain.id).using_db(conn).update(**updates)
+        detail = {"Records": found}
+        if lost:
+            rows = await conn.execute_query_dict(_REDELIVER, [domain.tenant_id, domain.name])
+            detail["LostVerification"] = True
+            detail["QueuedMessagesRechecked"] = len(rows)
+        check = await DomainCheck.create(domain_id=domain.id, outcome=outcome.value, detail=detail, using_db=conn)
+    for name, value in updates.items():
+        setattr(domain, name, value)
+    return check

@@ -32,6 +32,9 @@ from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
+from herald.actors import Actor
+from models.outbox import insert_sql
+
 CHANNELS = ("email", "sms", "push", "whatsapp")
 MESSAGE_EVENTS: dict[str, str] = {
     "queued": "accepted by the API; delivery is queued",
@@ -51,9 +54,6 @@ CATALOG: dict[str, str] = {
     ENDPOINT_DISABLED: "an endpoint failing for days was disabled",
     TEST_EVENT: "a test event sent on request to one endpoint",
 }
-
-DELIVER_ACTOR = "webhooks.deliver"
-QUEUE = "webhooks"
 
 # The public id of a row made in SQL: same shape as models.platform.ids.public_id (24 hex).
 _ID_SQL = "'{prefix}_' || substr(md5(gen_random_uuid()::text), 1, 24)"
@@ -85,8 +85,7 @@ def fanout_sql(source: str) -> str:
   FROM wh_events s JOIN webhook_endpoints e ON {subscribed}
   RETURNING id
 ), wh_outbox AS (
-  INSERT INTO outbox (actor, queue, args, delay_ms, created_at)
-  SELECT '{DELIVER_ACTOR}', '{QUEUE}', jsonb_build_array(id), 0, now() FROM wh_deliveries
+  {insert_sql(Actor.WEBHOOK_DELIVER, "wh_deliveries")}
 )"""
 
 
@@ -124,8 +123,7 @@ WITH ev AS (
   FROM ev JOIN webhook_endpoints e ON {target}
   RETURNING id, public_id
 ), ob AS (
-  INSERT INTO outbox (actor, queue, args, delay_ms, created_at)
-  SELECT '{DELIVER_ACTOR}', '{QUEUE}', jsonb_build_array(id), 0, now() FROM dl
+  {insert_sql(Actor.WEBHOOK_DELIVER, "dl")}
 )
 SELECT ev.public_id AS event_id, dl.public_id AS delivery_id FROM ev LEFT JOIN dl ON true
 """, [tenant_pk, mode, event_type, message_pk, json.dumps(data), *([endpoint_pk] if endpoint_pk is not None else [])])

@@ -2,7 +2,7 @@
 
 A row names a channel and a provider key (the entry-point name, ``herald.providers.<channel>``);
 ``settings`` holds what is not secret (host, port, sender number), ``secrets`` what is (passwords,
-API tokens, private keys), sealed with a key derived from SECRET_KEY. A tenant without a row for
+API tokens, private keys), sealed with a key derived from SECRET_KEY (:mod:`herald.sealing`). A tenant without a row for
 a channel uses the platform default from the environment: ``<CHANNEL>_PROVIDER`` and
 ``<CHANNEL>_PROVIDER_CONFIG`` (a JSON object of settings and secrets together).
 
@@ -19,7 +19,9 @@ from typing import Any
 from tortoise import fields
 from tortoise.models import Model
 
-from models.platform.sealed import PROVIDER_SECRETS, seal_json, unseal_json
+from herald.sealing import PLATFORM
+
+PROVIDER_SECRETS = "platform:provider-secrets"
 
 PUSH_PREFERENCE = {"ios": ("apns", "fcm"), "android": ("fcm",), "web": ("webpush",)}
 
@@ -41,7 +43,7 @@ class ProviderConfig(Model):
 
     def resolved(self) -> "ResolvedConfig":
         return ResolvedConfig(self.channel, self.key, {**(self.settings or {}),
-                                                       **unseal_json(PROVIDER_SECRETS, self.secrets)})
+                                                       **PLATFORM.unseal_json(PROVIDER_SECRETS, self.secrets)})
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class ResolvedConfig:
 async def set_provider_config(tenant_pk: int, channel: str, key: str, settings: dict[str, Any] | None = None,
                               secrets: dict[str, Any] | None = None) -> ProviderConfig:
     """Create or replace the tenant's configuration of one provider."""
-    sealed = seal_json(PROVIDER_SECRETS, secrets) if secrets else None
+    sealed = PLATFORM.seal_json(PROVIDER_SECRETS, secrets) if secrets else None
     row, created = await ProviderConfig.get_or_create(tenant_id=tenant_pk, channel=channel, key=key,
                                                       defaults={"settings": settings or {}, "secrets": sealed})
     if not created:

@@ -1,4 +1,6 @@
-"""The scope catalog of API keys (spec "Authentication" 6) and the legacy scopes that grant nothing."""
+"""The scope catalog of API keys (spec "Authentication" 6) and the legacy scopes that grant nothing.
+
+Which scopes a new key may hold is decided by app/platform/api_key/service.py (``validate_scopes``)."""
 
 from __future__ import annotations
 
@@ -32,30 +34,6 @@ DEMO_SCOPES = ("email:send", "email:read", "sms:send", "push:send", "push:device
 # what is public anyway. Never message content (email:read), request logs (logs:read), devices or
 # anything that sends.
 PUBLISHABLE_SCOPES = ("forms:read", "pages:read")
-
-
-class ScopeError(ValueError):
-    """Scopes missing or outside the catalog; the message lists the valid ones."""
-
-    def __init__(self, message: str, valid: tuple[str, ...] | list[str] = tuple(SCOPES)):
-        self.valid = tuple(valid)
-        super().__init__(f"{message}; valid scopes: {', '.join(valid)}")
-
-
-def validate_scopes(scopes: list[str] | tuple[str, ...], *, publishable: bool = False) -> list[str]:
-    """The scopes of a new key, cleaned and in catalog order; a publishable key takes only
-    :data:`PUBLISHABLE_SCOPES`, and its refusal lists those."""
-    valid = PUBLISHABLE_SCOPES if publishable else tuple(SCOPES)
-    cleaned = [scope.strip() for scope in scopes if scope.strip()]
-    if not cleaned:
-        raise ScopeError("at least one scope is required", valid)
-    unknown = [scope for scope in cleaned if scope not in SCOPES]
-    if unknown:
-        raise ScopeError(f"unknown scope(s): {', '.join(unknown)}", valid)
-    refused = [scope for scope in cleaned if scope not in valid]
-    if refused:
-        raise ScopeError(f"a publishable key cannot hold {', '.join(refused)}", valid)
-    return sorted(set(cleaned), key=list(SCOPES).index)
 
 
 def grants(held: list[str], required: str, *, publishable: bool = False) -> bool:

@@ -3,7 +3,7 @@
 - :class:`WebhookEndpoint` (``whk_<hex>``): a URL, the event types it receives (``["*"]`` = all),
   enabled or not, the mode of the key that made it (test-mode messages only reach test-mode
   endpoints). Its signing secret (``whsec_...``) is sealed at rest (AES-256-GCM, key derived from
-  SECRET_KEY, see :mod:`models.platform.sealed`). During a rotation the previous secret keeps
+  SECRET_KEY, see :mod:`herald.sealing`). During a rotation the previous secret keeps
   signing until ``previous_secret_expires_at``. The circuit-breaker state lives here too.
 - :class:`WebhookEvent` (``evt_<hex>``): what happened, once, whatever the number of endpoints.
 - :class:`WebhookDelivery` (``whd_<hex>``): one event to one endpoint: ``pending`` until it
@@ -11,7 +11,8 @@
 - :class:`WebhookAttempt`: one HTTP request of a delivery (status code, duration, excerpt).
 
 What a webhook URL may point at (only http(s) to public addresses) is the egress policy of
-:mod:`herald.egress`; :func:`url_problem` is re-exported here for the registration.
+:mod:`herald.egress` (checked at registration by app/platform/webhook/service.py, and again at
+connect time by tasks/webhooks.py).
 """
 
 from __future__ import annotations
@@ -23,9 +24,8 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
-from herald.egress import url_problem  # noqa: F401  (re-exported for the registration)
+from herald.sealing import PLATFORM
 from models.platform.ids import public_id
-from models.platform.sealed import seal, unseal
 
 WEBHOOK_SECRET = "platform:webhook-signing-secret"
 
@@ -83,11 +83,11 @@ def new_secret() -> str:
 
 def seal_secret(endpoint_id: str, secret: str) -> str:
     # The endpoint id is part of the purpose: a sealed secret copied to another row does not open.
-    return seal(f"{WEBHOOK_SECRET}:{endpoint_id}", secret.encode())
+    return PLATFORM.seal_text(f"{WEBHOOK_SECRET}:{endpoint_id}", secret.encode())
 
 
 def open_secret(endpoint_id: str, sealed: str) -> str:
-    return unseal(f"{WEBHOOK_SECRET}:{endpoint_id}", sealed).decode()
+    return PLATFORM.unseal_text(f"{WEBHOOK_SECRET}:{endpoint_id}", sealed).decode()
 
 
 class WebhookEndpoint(Model):

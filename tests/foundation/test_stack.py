@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from app.platform.tenant.service import create_tenant
 from herald.settings import load_settings
 from herald.stack import STACK_FILE, remove_stack, write_stack
-from models.platform.accounts import create_tenant
 from models.platform.domain import SenderDomain
 from models.platform.tenant import Tenant
 from tests.providers.servers import DnsServer

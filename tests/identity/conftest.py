@@ -109,9 +109,9 @@ def from_ip() -> dict[str, str]:
 
 async def outbox_for(address: str, kind: str) -> dict:
     """The newest e-mail of ``kind`` queued to ``address`` (decrypted), read from the identity database."""
-    from app.identity.mail import open_payload
-    from models.identity import OutboxEmail
+    from models.identity.email import open_payload
+    from models.identity import IdentityEmail
 
-    row = await OutboxEmail.filter(to_address=address, kind=kind).order_by("-id").first()
+    row = await IdentityEmail.filter(to_address=address, kind=kind).order_by("-id").first()
     assert row is not None, f"no {kind} e-mail queued to {address}"
     return open_payload(row)

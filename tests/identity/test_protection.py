@@ -161,7 +161,7 @@ async def test_sign_ups_and_email_changes_are_limited_per_address(start_server):
 async def test_sign_ups_do_not_queue_logins_behind_them():
     """Password checks and new hashes have their own bcrypt pools: a login started behind a
     burst of sign-ups finishes before the burst does."""
-    from app.identity import passwords
+    from app.identity.password import service as passwords
 
     stored = await passwords.hash_password("the password of a login")
     finished: list[int] = []

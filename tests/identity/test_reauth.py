@@ -12,7 +12,7 @@ from tests.identity.test_passkeys import register
 
 async def age_session(person, minutes: int = 11) -> None:
     """The session as if its credentials were last presented ``minutes`` ago."""
-    from app.identity.crypto import digest
+    from app.identity.tokens import digest
 
     await connections.get("identity").execute_query(
         "UPDATE sessions SET created_at = created_at - make_interval(mins => $2), "

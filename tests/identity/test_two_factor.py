@@ -91,7 +91,7 @@ async def test_disabling_needs_the_password(client):
 
 
 def test_a_code_lives_its_own_step_with_one_step_of_drift_at_most():
-    from app.identity.twofactor import GRACE, STEP, matching_step
+    from app.identity.twofactor.service import GRACE, STEP, matching_step
 
     secret, step = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", 58_000_123
     start, code = step * STEP, pyotp.TOTP("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP").at(step * STEP)

@@ -78,7 +78,7 @@ async def test_patch_cannot_change_the_password(client, people):
 async def test_expired_verification_token_answers_like_an_invalid_one(client):
     from datetime import datetime, timedelta, timezone
 
-    from app.identity.crypto import digest
+    from app.identity.tokens import digest
     from models.identity import EmailToken
 
     person = await make_person(client, "late", login=False)

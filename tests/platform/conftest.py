@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from models.platform.accounts import create_key, create_tenant
+from app.platform.api_key.service import create_key
+from app.platform.tenant.service import create_tenant
 from models.platform.api_key import KeyKind
 from models.platform.ids import public_id
 

@@ -10,7 +10,8 @@ import sys
 import pytest
 from tortoise.transactions import in_transaction
 
-from models.platform.accounts import ConflictError, create_tenant, slugify
+from app.platform.errors import ConflictError
+from app.platform.tenant.service import create_tenant, slugify
 from models.platform.api_key import ApiKey
 from models.platform.tenant import Tenant
 from tests.harness import ROOT

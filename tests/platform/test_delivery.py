@@ -8,8 +8,10 @@ provider (the e-mail sink) was asked.
 import asyncio
 import time
 
-from app.platform.accept import Draft, Item, accept
-from app.platform.principal import KeyDirectory
+from tortoise import connections
+
+from app.platform.api_key.principal import KeyDirectory
+from app.platform.message.service import Draft, Item, accept
 from models.platform.domain import SenderDomain, Suppression
 from models.platform.message import Message, MessageEvent, MessageStatus
 from models.platform.tenant import Tenant
@@ -21,7 +23,8 @@ from tests.platform.conftest import verify_domain
 async def _accept_one(account, sender_address: str, recipient: str = "to@example.com") -> Message:
     principal = await KeyDirectory().lookup(account.key)
     draft = Draft(recipient, "to", sender_address, "s", {"Text": "t", "Html": None}, None)
-    [outcome] = await accept(principal, "email", "email.send", [Item([draft])], compare_bodies=False)
+    [outcome] = await accept(connections.get("platform"), principal, "email", "email.send", [Item([draft])],
+                             compare_bodies=False)
     return await Message.get(public_id=outcome.message_ids[0])
 
 
@@ -85,7 +88,8 @@ async def test_delivering_twice_sends_once(make_account, services):
 async def test_a_purge_content_tenant_keeps_no_content_once_final(make_account, services):
     """The system tenant's e-mails carry sign-in codes and reset links: once final, the content
     (bodies, headers) is gone from the platform; another tenant's stays readable."""
-    from models.platform.accounts import create_key, create_tenant
+    from app.platform.api_key.service import create_key
+    from app.platform.tenant.service import create_tenant
     from models.platform.api_key import KeyKind
     from tests.platform.conftest import Account
 

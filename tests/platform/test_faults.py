@@ -120,7 +120,7 @@ async def test_two_relays_at_once_publish_each_row_once(settings):
         bodies = client.hvals("dramatiq:relaytest.msgs")
         published = [json.loads(body)["message_id"] for body in bodies]
         assert len(published) == 2000
-        assert sorted(published) == sorted(message_id_of(row["id"]) for row in rows)
+        assert sorted(published) == sorted(message_id_of("platform", row["id"]) for row in rows)
         assert all(relay.published > 0 for relay in relays)
         left = await connection.execute_query_dict(
             "SELECT count(*) AS n FROM outbox WHERE queue = 'relaytest' AND published_at IS NULL")

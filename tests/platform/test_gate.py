@@ -7,7 +7,8 @@ import time
 import pytest
 from tortoise import connections
 
-from models.platform.accounts import revoke_key, set_tenant_status
+from app.platform.api_key.service import revoke_key
+from app.platform.tenant.service import set_tenant_status
 from models.platform.api_key import ApiKey, hash_key
 from models.platform.tenant import Tenant, TenantStatus
 
@@ -142,9 +143,9 @@ async def test_an_empty_status_counts_as_not_active(platform, make_account):
 @pytest.mark.parametrize("scopes", [["email:read"], ["logs:read"], ["pages:read", "email:read"], ["email:send"],
                                     ["push:devices"]])
 async def test_a_publishable_key_is_refused_content_and_log_scopes_at_creation(make_account, scopes):
-    from models.platform.accounts import create_key
+    from app.platform.api_key.service import create_key
     from models.platform.api_key import KeyKind
-    from models.platform.scopes import ScopeError
+    from app.platform.errors import ScopeError
 
     account = await make_account()
     with pytest.raises(ScopeError) as refused:
@@ -154,7 +155,7 @@ async def test_a_publishable_key_is_refused_content_and_log_scopes_at_creation(m
 
 
 async def test_a_publishable_key_takes_only_public_read_scopes(make_account):
-    from models.platform.accounts import create_key
+    from app.platform.api_key.service import create_key
     from models.platform.api_key import KeyKind
 
     account = await make_account()
@@ -163,7 +164,7 @@ async def test_a_publishable_key_takes_only_public_read_scopes(make_account):
 
 
 async def test_an_existing_publishable_key_with_content_scopes_is_refused_at_the_gate(platform, make_account):
-    from models.platform.accounts import create_key
+    from app.platform.api_key.service import create_key
     from models.platform.api_key import KeyKind
 
     account = await make_account()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from models.platform.accounts import create_key, create_tenant
+from app.platform.api_key.service import create_key
+from app.platform.tenant.service import create_tenant
 from models.platform.api_key import KeyKind
 from models.platform.ids import public_id
 from models.platform.request_log import RequestLog

@@ -18,10 +18,10 @@ from datetime import datetime, timezone
 import httpx
 import pytest
 
+from app.platform.api_key.service import create_key, revoke_key
 from app.platform.request_log.buffer import MAX_PENDING_BYTES, RequestLogBuffer
 from app.platform.request_log.capture import Captured
 from app.platform.request_log.redaction import MAX_BODY_BYTES
-from models.platform.accounts import create_key, revoke_key
 from models.platform.api_key import KeyKind
 from models.platform.request_log import RequestLog
 from tests.harness import ROOT, free_port

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from app.platform.principal import Principal
+from app.platform.api_key.principal import Principal
 from app.platform.request_log.body import MAX_TOKENS, cut, redact_body
 from app.platform.request_log.buffer import build_row
 from app.platform.request_log.capture import Captured

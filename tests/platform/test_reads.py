@@ -84,7 +84,7 @@ async def test_detail_has_body_metadata_and_timeline(platform, sender):
 
 
 async def test_a_key_reads_only_the_messages_of_its_own_mode(platform, sender):
-    from models.platform.accounts import create_key
+    from app.platform.api_key.service import create_key
     from models.platform.api_key import KeyKind
     from models.platform.scopes import DEMO_SCOPES
 

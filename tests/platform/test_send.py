@@ -310,7 +310,7 @@ async def test_two_batch_items_with_one_idempotency_key_give_an_item_error(platf
 
 
 async def test_idempotency_records_are_per_mode(platform, make_account):
-    from models.platform.accounts import create_key
+    from app.platform.api_key.service import create_key
     from models.platform.api_key import KeyKind
     from models.platform.scopes import DEMO_SCOPES
 

@@ -9,8 +9,9 @@ import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 
-from models.platform.dns_check import check_domain
-from models.platform.domain import DomainCheck, SenderDomain, add_sender_domain, dns_records
+from app.platform.domain.service import add_sender_domain
+from herald.dns import check_domain
+from models.platform.domain import DomainCheck, SenderDomain, dns_records
 from models.platform.message import Message
 from models.platform.outbox import OutboxEntry
 from models.platform.tenant import Tenant

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from tortoise import connections
 
+from app.platform.domain.service import add_sender_domain
+from herald.sealing import PLATFORM, SealError
 from herald.settings import ConfigError, load_settings
-from models.platform.domain import SenderDomain, add_sender_domain
-from models.platform.provider_config import set_provider_config, tenant_provider
-from models.platform.sealed import PROVIDER_SECRETS, SealError, seal, unseal
+from models.platform.domain import DKIM_KEY, SenderDomain
+from models.platform.provider_config import PROVIDER_SECRETS, set_provider_config, tenant_provider
 from providers.errors import ProviderConfigError
 from providers.registry import discover
 from tasks.providers import ProviderSet
@@ -57,11 +58,11 @@ async def test_secrets_and_dkim_keys_are_encrypted_at_rest(tenant_pk):
     stored = await SenderDomain.get(id=domain.id)
     assert b"PRIVATE KEY" not in stored.dkim_private_key.encode()
     assert stored.signing_key().private_key_pem.startswith(b"-----BEGIN RSA PRIVATE KEY-----")
-    sealed = seal(PROVIDER_SECRETS, b"x")
+    sealed = PLATFORM.seal_text(PROVIDER_SECRETS, b"x")
     with pytest.raises(SealError):
-        unseal(PROVIDER_SECRETS, sealed, secret_key="another-secret-key-of-at-least-32-chars!")
+        PLATFORM.unseal_text(PROVIDER_SECRETS, sealed, secret_key="another-secret-key-of-at-least-32-chars!")
     with pytest.raises(SealError):
-        unseal("platform:dkim-private-key", sealed)  # another purpose cannot open it
+        PLATFORM.unseal_text(DKIM_KEY, sealed)  # another purpose cannot open it
 
 
 def test_provider_settings_are_validated():

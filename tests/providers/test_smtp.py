@@ -12,8 +12,9 @@ import dkim
 import dns.resolver
 import pytest
 
-from models.platform.dns_check import check_domain
-from models.platform.domain import add_sender_domain, dns_records, generate_dkim_key
+from app.platform.domain.service import add_sender_domain
+from herald.dns import check_domain
+from models.platform.domain import dns_records, generate_dkim_key
 from models.platform.provider_config import set_provider_config
 from providers.base import DkimKey
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError

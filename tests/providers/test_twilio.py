@@ -8,7 +8,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from app.platform.v1.twilio_callbacks import twilio_signature
+from app.platform.receipt.service import twilio_signature
 from models.platform.message import Message, MessageEvent
 from models.platform.provider_config import set_provider_config
 from models.platform.tenant import Tenant

@@ -70,7 +70,7 @@ async def test_only_subscribed_endpoints_get_the_event(platform, sender, receive
 
 
 async def test_a_live_endpoint_does_not_receive_test_mode_events(platform, sender, receiver):
-    from models.platform.accounts import create_key
+    from app.platform.api_key.service import create_key
 
     live_key, plaintext = await create_key(sender.tenant_id, "live", ["webhooks:manage"], KeyKind.LIVE)
     live_headers = {"Authorization": f"Bearer {plaintext}"}

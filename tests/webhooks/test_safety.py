@@ -5,8 +5,8 @@ import socket
 
 import pytest
 
-from herald.egress import WEBHOOKS, UnsafeTarget, resolve
-from models.platform.webhook import AttemptOutcome, url_problem
+from herald.egress import WEBHOOKS, UnsafeTarget, resolve, url_problem
+from models.platform.webhook import AttemptOutcome
 from tasks.webhooks import post
 from tests.webhooks.conftest import register
 

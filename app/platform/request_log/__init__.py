@@ -6,7 +6,9 @@ batches, redacting on a thread of its own; a graceful stop flushes it. The reque
 waits for the log write.
 
 Modules: ``capture`` (the request path), ``buffer`` (the writer), ``body`` (a body read and
-redacted in bounded time), ``tokens`` (JSON one token at a time), ``redaction`` (the rules).
+redacted in bounded time), ``tokens`` (JSON one token at a time), ``redaction`` (the rules); and
+reading them back: ``v1`` (GET /v1/logs), ``schemas`` (its query string), ``service`` (the
+queries), ``views`` (the records as the contract writes them).
 """
 
 from __future__ import annotations

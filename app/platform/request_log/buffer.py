@@ -26,7 +26,7 @@ from tortoise import connections
 from app.platform.request_log.body import redact_body
 from app.platform.request_log.capture import Captured
 from app.platform.request_log.redaction import REDACTION_VERSION, redact_query, scrub
-from app.platform.v1.send_schemas import IDEMPOTENCY_KEY
+from app.platform.message.schemas import IDEMPOTENCY_KEY
 from models.platform.api_key import ApiKey
 from models.platform.request_log import ensure_partitions, insert_many, month_start, new_log_id
 

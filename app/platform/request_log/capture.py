@@ -23,7 +23,7 @@ from functools import lru_cache
 from sanic import HTTPResponse, Request
 
 from app.http.request_id import request_id
-from app.platform.principal import Principal
+from app.platform.api_key.principal import Principal
 from models.platform.api_key import KEY_PATTERN, hash_key
 
 _TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$")

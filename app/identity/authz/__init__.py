@@ -1,0 +1,1 @@
+"""Authorization decisions, grants and subscriptions."""

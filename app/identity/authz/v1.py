@@ -1,0 +1,126 @@
+"""Authorization over the JSON API (service credential): decide, catalog, grants, subscriptions,
+recent decisions. ``GET /v1/authz/eu`` also accepts a user's own session (then ``sub`` is that
+user). A database failure answers 503, never a deny (``service.database_or_503``)."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http.query import int_param
+from app.http.responses import no_content, reply
+from app.identity import errors
+from app.identity.authz import service, views
+from app.identity.authz.schemas import DecideBody, GrantBody, SubscriptionBody
+from app.identity.authz.service import database_or_503
+from app.identity.bodies import read_body
+from app.identity.credentials import is_service, require_service, require_session
+
+bp = Blueprint("identity_authz")
+
+
+@bp.on_request
+async def catalog_ready(request: Request) -> None:
+    async with database_or_503():
+        await service.ensure_catalog()
+
+
+def _flag(request: Request, name: str) -> bool:
+    raw = (request.args.get(name) or "false").lower()
+    if raw not in ("true", "false", "1", "0"):
+        raise errors.Unprocessable(f"Query parameter {name!r} must be true or false.",
+                                   details={name: "must be true or false"})
+    return raw in ("true", "1")
+
+
+@bp.post("/v1/authz/decide")
+async def decide(request: Request) -> HTTPResponse:
+    require_service(request)
+    body = read_body(request, DecideBody)
+    async with database_or_503():
+        decision = await service.decide(sub=body.sub, tenant=body.tenant, produto=body.produto, papel=body.papel)
+    return reply(request, views.decision_json(decision))
+
+
+@bp.get("/v1/authz/eu", ctx_query=("sub", "tenant"))
+async def me(request: Request) -> HTTPResponse:
+    if is_service(request):
+        sub = request.args.get("sub")
+        if not sub:
+            raise errors.InvalidInput("Query parameter 'sub' is required with the service credential.",
+                                      details={"sub": "required"})
+    else:
+        sub = (await require_session(request)).user.public_id
+    tenant = request.args.get("tenant")
+    if not tenant:
+        raise errors.InvalidInput("Query parameter 'tenant' is required.", details={"tenant": "required"})
+    async with database_or_503():
+        grants, subscriptions = await service.grants_of(tenant, sub)
+    return reply(request, {"sub": sub, "tenant": tenant,
+                           "acessos": [views.access_json(g, subscriptions) for g in grants]})
+
+
+@bp.get("/v1/authz/produtos")
+async def catalog(request: Request) -> HTTPResponse:
+    require_service(request)
+    async with database_or_503():
+        products = await service.catalog()
+    return reply(request, {"produtos": [views.product_json(p) for p in products]})
+
+
+@bp.get("/v1/tenants/<tenant_id:str>/acessos", ctx_query=("produto", "user_id"))
+async def list_grants(request: Request, tenant_id: str) -> HTTPResponse:
+    require_service(request)
+    tenant = service.check_tenant(tenant_id)
+    async with database_or_503():
+        grants = await service.list_grants(tenant, produto=request.args.get("produto"),
+                                           user_id=request.args.get("user_id"))
+    return reply(request, {"acessos": [views.grant_json(g) for g in grants]})
+
+
+@bp.post("/v1/tenants/<tenant_id:str>/acessos")
+async def grant(request: Request, tenant_id: str) -> HTTPResponse:
+    require_service(request)
+    tenant = service.check_tenant(tenant_id)
+    body = read_body(request, GrantBody)
+    async with database_or_503():
+        row, created = await service.grant(tenant, body.user_id, body.produto, body.papel)
+    return reply(request, {"acesso": views.grant_json(row)}, status=201 if created else 200)
+
+
+@bp.delete("/v1/tenants/<tenant_id:str>/acessos/<user_id:str>/<produto:str>")
+async def revoke_grant(request: Request, tenant_id: str, user_id: str, produto: str) -> HTTPResponse:
+    require_service(request)
+    async with database_or_503():
+        await service.revoke_grant(service.check_tenant(tenant_id), user_id, produto)
+    return no_content()
+
+
+@bp.get("/v1/tenants/<tenant_id:str>/authz/decisoes", ctx_query=("negadas", "limite"))
+async def decisions(request: Request, tenant_id: str) -> HTTPResponse:
+    require_service(request)
+    limit = int_param(request, "limite", default=50, low=1, high=500)
+    tenant = service.check_tenant(tenant_id)
+    denied_only = _flag(request, "negadas")
+    async with database_or_503():
+        rows = await service.recent_decisions(tenant, denied_only=denied_only, limit=limit)
+    return reply(request, {"decisoes": [views.recorded_decision_json(r) for r in rows]})
+
+
+@bp.get("/v1/tenants/<tenant_id:str>/produtos")
+async def list_subscriptions(request: Request, tenant_id: str) -> HTTPResponse:
+    require_service(request)
+    tenant = service.check_tenant(tenant_id)
+    async with database_or_503():
+        rows = await service.subscriptions_of(tenant)
+    return reply(request, {"produtos": [views.subscription_json(r) for r in rows]})
+
+
+@bp.post("/v1/tenants/<tenant_id:str>/produtos")
+async def subscribe(request: Request, tenant_id: str) -> HTTPResponse:
+    require_service(request)
+    tenant = service.check_tenant(tenant_id)
+    body = read_body(request, SubscriptionBody)
+    async with database_or_503():
+        row = await service.subscribe(tenant, body.produto, body.status)
+    return reply(request, {"produto": row.product.key, "status": row.status,
+                           "atualizado_em": row.updated_at.isoformat()})

@@ -1,0 +1,1 @@
+"""OAuth clients, registered with the service credential."""

@@ -1,0 +1,33 @@
+"""OAuth clients over the JSON API: ``POST /v1/clients`` and ``GET /v1/clients/{client_id}``
+(service credential)."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+from tortoise.transactions import in_transaction
+
+from app.http.responses import reply
+from app.identity.bodies import read_body
+from app.identity.client import service
+from app.identity.client.schemas import ClientBody
+from app.identity.client.views import client_json
+from app.identity.credentials import require_service
+
+bp = Blueprint("identity_client")
+
+
+@bp.post("/v1/clients")
+async def register_client(request: Request) -> HTTPResponse:
+    require_service(request)
+    body = read_body(request, ClientBody)
+    async with in_transaction("identity") as conn:
+        client = await service.register(conn, name=body.name, redirect_uris=body.redirect_uris,
+                                        post_logout_redirect_uris=body.post_logout_redirect_uris,
+                                        client_id=body.client_id)
+    return reply(request, {"client": client_json(client)}, status=201)
+
+
+@bp.get("/v1/clients/<client_id:str>")
+async def get_client(request: Request, client_id: str) -> HTTPResponse:
+    require_service(request)
+    return reply(request, {"client": client_json(await service.get_client(client_id))})

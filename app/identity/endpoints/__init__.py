@@ -1,1 +1,0 @@
-"""Blueprints of the identity server, one per area."""

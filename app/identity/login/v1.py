@@ -1,0 +1,37 @@
+"""Login over the JSON API: ``POST /v1/auth/login`` (the password) and ``POST /v1/2fa/check``
+(the second step of an account with a factor)."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+from tortoise.transactions import in_transaction
+
+from app.http.responses import reply
+from app.identity import throttle
+from app.identity.bodies import read_body
+from app.identity.login import steps
+from app.identity.login.schemas import CheckBody, LoginBody
+from app.identity.session.service import open_session
+from app.identity.session.views import login_answer
+
+bp = Blueprint("identity_login")
+
+
+@bp.post("/v1/auth/login")
+async def login(request: Request) -> HTTPResponse:
+    body = read_body(request, LoginBody)
+    caller = throttle.caller(request)
+    user = await steps.password_step(caller, body.email, body.password)
+    if (challenge := await steps.challenge(caller, user)) is not None:
+        return reply(request, {"two_factor_required": True, "token": None, **challenge})
+    async with in_transaction("identity") as conn:
+        session, token = await open_session(conn, user, user_agent=caller.user_agent, ip=caller.ip, method="password")
+    return reply(request, login_answer(session, token, user))
+
+
+@bp.post("/v1/2fa/check")
+async def two_factor_check(request: Request) -> HTTPResponse:
+    body = read_body(request, CheckBody)
+    session, token, user = await steps.second_step(throttle.caller(request), body.ticket, body.code,
+                                                   body.recovery_code)
+    return reply(request, login_answer(session, token, user))

@@ -1,0 +1,1 @@
+"""Passkeys (WebAuthn): registration and login ceremonies."""

@@ -1,0 +1,85 @@
+"""Passkeys over the JSON API: ``/v1/passkeys/register/options``, ``/v1/passkeys/register``,
+``/v1/passkeys/login/options``, ``/v1/passkeys/login`` (public), ``GET /v1/passkeys``,
+``DELETE /v1/passkeys/{id}`` (needs the password).
+
+Adding a passkey adds a way in: both registration steps need a recent re-authentication of the
+session (session/service.py), so a stolen session token cannot plant one."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+from tortoise.transactions import in_transaction
+
+from app.http.responses import reply
+from app.identity import throttle
+from app.identity.bodies import read_body, read_optional_body
+from app.identity.credentials import require_session
+from app.identity.login import steps
+from app.identity.passkey import service
+from app.identity.passkey.schemas import EmptyBody, FinishBody, FinishLoginBody, LoginOptionsBody, PasswordBody
+from app.identity.passkey.views import passkey_json
+from app.identity.session.service import open_session, require_recent
+from app.identity.session.views import login_answer
+
+bp = Blueprint("identity_passkey")
+
+
+def relying_party(request: Request) -> service.RelyingParty:
+    return service.relying_party(request.app.ctx.settings)
+
+
+@bp.post("/v1/passkeys/register/options")
+async def register_options(request: Request) -> HTTPResponse:
+    session = await require_session(request)
+    read_optional_body(request, EmptyBody)
+    await require_recent(session)
+    async with in_transaction("identity") as conn:
+        challenge_id, options = await service.begin_registration(conn, session.user, relying_party(request))
+    return reply(request, {"challenge_id": challenge_id, "options": options})
+
+
+@bp.post("/v1/passkeys/register")
+async def register(request: Request) -> HTTPResponse:
+    session = await require_session(request)
+    body = read_body(request, FinishBody)
+    await require_recent(session)
+    async with in_transaction("identity") as conn:
+        challenge = await service.take_challenge(conn, body.challenge_id, "register", session.user)
+    async with in_transaction("identity") as conn:
+        row = await service.finish_registration(conn, session.user, challenge, body.credential, body.name,
+                                                relying_party(request))
+    return reply(request, {"passkey": passkey_json(row)}, status=201)
+
+
+@bp.post("/v1/passkeys/login/options")
+async def login_options(request: Request) -> HTTPResponse:
+    body = read_optional_body(request, LoginOptionsBody)
+    async with in_transaction("identity") as conn:
+        challenge_id, options = await service.begin_login(conn, body.email, relying_party(request))
+    return reply(request, {"challenge_id": challenge_id, "options": options})
+
+
+@bp.post("/v1/passkeys/login")
+async def passkey_login(request: Request) -> HTTPResponse:
+    body = read_body(request, FinishLoginBody)
+    user = await steps.passkey_step(relying_party(request), body.challenge_id, body.credential)
+    caller = throttle.caller(request)
+    async with in_transaction("identity") as conn:
+        session, token = await open_session(conn, user, user_agent=caller.user_agent, ip=caller.ip, method="passkey")
+    return reply(request, login_answer(session, token, user))
+
+
+@bp.get("/v1/passkeys")
+async def list_passkeys(request: Request) -> HTTPResponse:
+    session = await require_session(request)
+    return reply(request, {"passkeys": [passkey_json(row) for row in await service.passkeys_of(session.user_id)]})
+
+
+@bp.delete("/v1/passkeys/<passkey_id:str>")
+async def delete_passkey(request: Request, passkey_id: str) -> HTTPResponse:
+    session = await require_session(request)
+    body = read_body(request, PasswordBody)
+    await steps.password_step(throttle.caller(request), session.user.email, body.password)
+    async with in_transaction("identity") as conn:
+        await service.delete_passkey(conn, session.user_id, passkey_id)
+    return reply(request, {"deleted": True})

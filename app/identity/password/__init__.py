@@ -1,0 +1,1 @@
+"""Passwords: hashing, the policy, and resetting a forgotten one."""

@@ -1,0 +1,126 @@
+"""Sessions: opened after a full login, checked on every request, revoked at once; and the
+recent re-authentication asked before the writes that could hand an account to someone else.
+
+Lifetimes: idle :data:`IDLE` (extended by use, at most once a minute), absolute :data:`ABSOLUTE`.
+Session tokens are opaque (``hst_`` + 43 random characters); only their SHA-256 is stored and
+every check reads the database, so a revoked session fails at once.
+
+Re-authentication: a stolen session token must not be enough to take the account over for good.
+Changing the e-mail address (where password resets go) and adding a passkey (a login of its own)
+need the password, and the app code when the account has one, presented on this session within
+:data:`REAUTH_MAX_AGE`. Signing in counts; so does ``POST /v1/auth/reauth``. Older sessions
+answer 403 ``ReauthRequired`` with ``details`` saying what to present and for how long it holds.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from app.identity import errors, tokens
+from app.identity.twofactor.service import confirmed_factor
+from models.identity import RefreshToken, Session, User
+
+IDLE = timedelta(minutes=30)
+ABSOLUTE = timedelta(hours=10)
+TOUCH_EVERY = timedelta(seconds=60)
+TOKEN_PREFIX = "hst_"
+REAUTH_MAX_AGE = timedelta(minutes=10)
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+async def open_session(conn: BaseDBAsyncClient, user: User, *, user_agent: str, ip: str,
+                       method: str) -> tuple[Session, str]:
+    """A new session of ``user`` (``method``: how the login was made) and its bearer token."""
+    token = tokens.new_token(TOKEN_PREFIX)
+    at = now()
+    session = await Session.create(
+        public_id=tokens.public_id("ses"), token_hash=tokens.digest(token), user=user,
+        user_agent=user_agent[:512], ip=ip[:64], method=method,
+        last_seen_at=at, idle_expires_at=at + IDLE, expires_at=at + ABSOLUTE, reauthenticated_at=at, using_db=conn,
+    )
+    return session, token
+
+
+def is_live(session: Session, at: datetime | None = None) -> bool:
+    at = at or now()
+    return session.revoked_at is None and at < session.expires_at and at < session.idle_expires_at
+
+
+async def session_of_token(token: str | None, *, touch: bool = True) -> Session:
+    """The live session of a bearer token (with its user); 401 ``MissingToken``, ``InvalidToken``
+    or ``ExpiredToken`` otherwise. ``touch`` extends its idle life (at most once a minute)."""
+    if not token:
+        raise errors.MissingToken()
+    if not token.startswith(TOKEN_PREFIX):
+        raise errors.InvalidToken()
+    session = await Session.get_or_none(token_hash=tokens.digest(token)).select_related("user")
+    if session is None:
+        raise errors.InvalidToken()
+    at = now()
+    if not is_live(session, at):
+        raise errors.ExpiredToken()
+    if touch and at - session.last_seen_at >= TOUCH_EVERY:
+        session.last_seen_at = at
+        session.idle_expires_at = min(at + IDLE, session.expires_at)
+        await Session.filter(id=session.id, revoked_at=None).update(
+            last_seen_at=at, idle_expires_at=session.idle_expires_at)
+    return session
+
+
+async def live_sessions(user_id: int) -> list[Session]:
+    """The live sessions of a user, newest first."""
+    at = now()
+    return await Session.filter(user_id=user_id, revoked_at=None, expires_at__gt=at,
+                                idle_expires_at__gt=at).order_by("-created_at")
+
+
+async def own_session(current: Session, session_id: str) -> Session:
+    """A session of the caller's own user; another person's answers 404 like an unknown one."""
+    target = await Session.get_or_none(public_id=session_id, user_id=current.user_id)
+    if target is None:
+        raise errors.NotFound("No such session.")
+    return target
+
+
+async def revoke(conn: BaseDBAsyncClient, session_ids: list[int]) -> None:
+    """Ends the sessions and every refresh token issued in them."""
+    at = now()
+    await Session.filter(id__in=session_ids, revoked_at=None).using_db(conn).update(revoked_at=at)
+    await RefreshToken.filter(session_id__in=session_ids, revoked_at=None).using_db(conn).update(revoked_at=at)
+
+
+async def revoke_all(conn: BaseDBAsyncClient, user: User) -> None:
+    ids = await Session.filter(user=user, revoked_at=None).using_db(conn).values_list("id", flat=True)
+    await revoke(conn, list(ids))
+
+
+# -- re-authentication ---------------------------------------------------------------------------
+
+def last_presented(session: Session) -> datetime:
+    """When the credentials were last presented (sessions older than the column: their login)."""
+    return session.reauthenticated_at or session.created_at
+
+
+def reauth_expires_at(session: Session) -> datetime:
+    return last_presented(session) + REAUTH_MAX_AGE
+
+
+async def require_recent(session: Session) -> None:
+    """403 ``ReauthRequired`` unless the credentials were presented on ``session`` lately."""
+    if now() < reauth_expires_at(session):
+        return
+    requires = ["password"]
+    if await confirmed_factor(session.user):
+        requires.append("totp")
+    raise errors.ReauthRequired(details={"requires": requires,
+                                         "max_age_seconds": int(REAUTH_MAX_AGE.total_seconds())})
+
+
+async def mark_reauthenticated(conn: BaseDBAsyncClient, session: Session) -> None:
+    session.reauthenticated_at = now()
+    await Session.filter(id=session.id).using_db(conn).update(reauthenticated_at=session.reauthenticated_at)

@@ -1,0 +1,1 @@
+"""RS256 signing keys: the active one, the retired ones, rotation."""

@@ -1,0 +1,20 @@
+"""Signing keys over the JSON API: ``POST /v1/auth/keys/rotate`` (service credential)."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+from tortoise.transactions import in_transaction
+
+from app.http.responses import reply
+from app.identity.credentials import require_service
+from app.identity.signing_key import service
+
+bp = Blueprint("identity_signing_key")
+
+
+@bp.post("/v1/auth/keys/rotate")
+async def rotate_keys(request: Request) -> HTTPResponse:
+    require_service(request)
+    async with in_transaction("identity") as conn:
+        key = await service.rotate(conn)
+    return reply(request, {"kid": key.kid, "status": key.status.value}, status=201)

@@ -1,0 +1,1 @@
+"""The second factor: TOTP, e-mailed codes, recovery codes, the login ticket."""

@@ -1,0 +1,93 @@
+"""Two-factor set-up over the JSON API: ``/v1/2fa`` (state), ``/v1/2fa/setup``, ``/v1/2fa/verify``,
+``/v1/2fa/email``, ``/v1/2fa/disable``, ``/v1/2fa/recovery-codes``; and ``/v1/2fa/resend`` (a new
+e-mailed login code).
+
+All set-up routes need the session; setting up, switching, removing and regenerating also need
+the password (a different factor than the one being changed). The second login step is
+``/v1/2fa/check`` (login/v1.py).
+"""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+from tortoise.transactions import in_transaction
+
+from app.http.responses import reply
+from app.identity import errors, throttle
+from app.identity.bodies import read_body
+from app.identity.credentials import require_session
+from app.identity.login import steps
+from app.identity.twofactor import service
+from app.identity.twofactor.schemas import CodeBody, PasswordBody, TicketBody
+from models.identity import Session
+
+bp = Blueprint("identity_two_factor")
+
+
+async def _with_password(request: Request) -> Session:
+    session = await require_session(request)
+    body = read_body(request, PasswordBody)
+    await steps.password_step(throttle.caller(request), session.user.email, body.password)
+    return session
+
+
+@bp.get("/v1/2fa")
+async def state(request: Request) -> HTTPResponse:
+    session = await require_session(request)
+    return reply(request, await service.state(session.user))
+
+
+@bp.post("/v1/2fa/setup")
+async def setup(request: Request) -> HTTPResponse:
+    user = (await _with_password(request)).user
+    async with in_transaction("identity") as conn:
+        secret = await service.start_setup(conn, user)
+    return reply(request, {"secret": secret, "otpauth_url": service.otpauth_url(secret, user.email),
+                           "status": "pending"})
+
+
+@bp.post("/v1/2fa/verify")
+async def verify(request: Request) -> HTTPResponse:
+    session = await require_session(request)
+    body = read_body(request, CodeBody)
+    user, caller = session.user, throttle.caller(request)
+    limits = ((throttle.TWO_FACTOR_ACCOUNT, user.public_id), (throttle.TWO_FACTOR_IP, caller.ip))
+    async with throttle.failures(caller.counters, *limits, counted=(errors.TwoFactorFailed,)):
+        async with in_transaction("identity") as conn:
+            codes = await service.confirm_setup(conn, user, body.code)
+    return reply(request, {"enabled": True, "recovery_codes": codes})
+
+
+@bp.post("/v1/2fa/disable")
+async def disable(request: Request) -> HTTPResponse:
+    session = await _with_password(request)
+    async with in_transaction("identity") as conn:
+        await service.disable(conn, session.user)
+    return reply(request, {"enabled": False})
+
+
+@bp.post("/v1/2fa/email")
+async def use_email(request: Request) -> HTTPResponse:
+    """Switch the second factor to e-mailed codes (replacing an app factor); new recovery codes."""
+    session = await _with_password(request)
+    async with in_transaction("identity") as conn:
+        codes = await service.use_email(conn, session.user)
+    return reply(request, {"enabled": True, "method": "email", "recovery_codes": codes})
+
+
+@bp.post("/v1/2fa/resend")
+async def resend(request: Request) -> HTTPResponse:
+    """A new e-mailed code for a pending login (the previous one stops working)."""
+    body = read_body(request, TicketBody)
+    user, nonce = await service.email_code_login(body.ticket)
+    await steps.send_email_code(throttle.caller(request), user, nonce)
+    return reply(request, {"sent": True, "methods": ["email_code", "recovery_code"]})
+
+
+@bp.post("/v1/2fa/recovery-codes")
+async def regenerate(request: Request) -> HTTPResponse:
+    session = await _with_password(request)
+    async with in_transaction("identity") as conn:
+        codes = await service.regenerate_recovery_codes(conn, session.user)
+    return reply(request, {"recovery_codes": codes})
+

@@ -1,0 +1,1 @@
+"""Users: registration, reading and changing one, e-mail verification."""

@@ -1,0 +1,30 @@
+"""The account and its usage as the contract writes them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.platform.api_key.principal import Principal
+from herald.timestamps import iso
+
+
+def account_view(principal: Principal) -> dict[str, Any]:
+    return {
+        "TenantId": principal.tenant_id,
+        "Name": principal.tenant_name,
+        "Plan": principal.plan,
+        "Status": principal.tenant_status,
+        "ApiKeyId": principal.key_id,
+        "ApiKeyScope": ",".join(principal.scopes),
+    }
+
+
+def usage_view(period: str, counts: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "Period": period,
+        "EmailsSent": int(counts["emails_sent"]),
+        "SmsSent": int(counts["sms_sent"]),
+        "PushSent": int(counts["push_sent"]),
+        "ApiCalls": int(counts["api_calls"]),
+        "UpdatedAt": iso(counts["updated_at"]),
+    }

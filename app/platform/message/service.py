@@ -1,0 +1,269 @@
+"""Messages: accepting them (the one write behind every send route), and reading them back.
+
+Accepting: for each item of a request, its idempotency record (claimed with INSERT ... ON CONFLICT,
+so concurrent identical requests serialise on it and exactly one creates messages), its messages
+(one per recipient) and one outbox row per message, the usage counters and the ``*.queued`` webhook
+events, all in one statement. With idempotency keys the caller passes a transaction (the claims
+and the write commit together, :func:`needs_transaction`); without, any connection will do: the
+one statement is atomic on its own. Delivery is the workers' business.
+
+Idempotency records belong to the key's mode: a live send never replays a test one. Within one
+request a key names one item: a later item repeating an earlier item's key gets its own error.
+
+Reading: every query filters on the caller's tenant, the key's mode and the e-mail channel:
+another tenant's message, a message of the other mode or an SMS answers 404 exactly like a
+missing one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import Q
+
+from app.http import errors
+from app.http.paging import OffsetPage, Page
+from app.platform.api_key.principal import Principal
+from herald.actors import Actor
+from models.outbox import insert_sql
+from models.platform.domain import UNREACHABLE_RECHECK_SECONDS, SenderState, WhatsappTemplate, sender_domain_state
+from models.platform.events import fanout_sql, message_data_sql
+from models.platform.idempotency import WINDOW_HOURS
+from models.platform.message import Message, MessageEvent, MessageStatus, new_message_id
+from models.platform.usage import period_of, totals, upsert_sql
+
+COUNTER_OF = {"email": "emails_sent", "sms": "sms_sent", "push": "push_sent", "whatsapp": "whatsapp_sent"}
+STATUSES = [status.value for status in MessageStatus]
+
+
+@dataclass
+class Draft:
+    recipient: str
+    role: str
+    sender: str | None
+    subject: str | None
+    content: dict[str, Any]
+    tags: dict[str, str] | None
+
+
+@dataclass
+class Item:
+    drafts: list[Draft]
+    idempotency_key: str | None = None
+    body_hash: str = ""
+
+
+@dataclass
+class Outcome:
+    message_ids: list[str] = field(default_factory=list)
+    reused: bool = False
+    error: errors.HttpError | None = None
+
+
+def body_hash(body: dict[str, Any], key: str | None) -> str:
+    """Hash of a request body with field order and IdempotencyKey ignored; only an idempotent
+    request is ever compared, so without a key there is nothing to compute."""
+    if key is None:
+        return ""
+    canonical = {key: value for key, value in body.items() if key != "IdempotencyKey"}
+    return hashlib.sha256(json.dumps(canonical, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def needs_transaction(items: list[Item]) -> bool:
+    """Whether :func:`accept` must run in a transaction: it claims idempotency records."""
+    return any(item.idempotency_key is not None for item in items)
+
+
+# --- what may be sent ------------------------------------------------------------------------------
+
+async def check_sender(conn: BaseDBAsyncClient, principal: Principal, address: str) -> None:
+    """Refuse a Source whose domain is not a verified domain of the account (or cannot be confirmed now)."""
+    state = await sender_domain_state(principal.tenant_pk, principal.mode, address)
+    if state is SenderState.UNCONFIRMED:
+        # Verified once, but DNS has not answered for longer than the verification stays valid.
+        raise errors.VerificacaoIndisponivel(retry_after=UNREACHABLE_RECHECK_SECONDS,
+                                             details={"Source": "domain verification cannot be confirmed now"})
+    if state is not SenderState.VERIFIED:
+        raise errors.RemetenteNaoVerificado(
+            f"{address} is not on a verified domain of this account; verify the domain first.",
+            details={"Source": "domain not verified"})
+
+
+async def template_content(conn: BaseDBAsyncClient, principal: Principal, slug: str,
+                           variables: dict[str, str]) -> dict[str, Any]:
+    """The content of a WhatsApp message from an approved template of the account."""
+    template = await WhatsappTemplate.get_or_none(tenant_id=principal.tenant_pk, slug=slug, using_db=conn)
+    if template is None or template.status != "approved":
+        state = "unknown" if template is None else template.status
+        raise errors.Unprocessable(f"Template {slug!r} is not an approved template of this account ({state}).",
+                                   details={"Template": f"not approved ({state})"})
+    rendered = template.body
+    placeholders = sorted(set(re.findall(r"\{\{(\w+)\}\}", template.body)))
+    missing = [name for name in placeholders if name not in variables]
+    if missing:
+        raise errors.Unprocessable(f"Template {slug!r} needs the variables {', '.join(missing)}.",
+                                   details={f"Variables.{name}": "required" for name in missing})
+    for name in placeholders:
+        rendered = rendered.replace("{{" + name + "}}", variables[name])
+    return {"Template": slug, "Language": template.language, "Variables": variables, "Body": rendered}
+
+
+# --- accepting -------------------------------------------------------------------------------------
+
+def _next_month(now: datetime) -> datetime:
+    return datetime(now.year + now.month // 12, now.month % 12 + 1, 1, tzinfo=timezone.utc)
+
+
+async def _quota_left(conn: BaseDBAsyncClient, principal: Principal, period: str) -> int | None:
+    if principal.effective_quota is None:
+        return None
+    used = await totals(conn, principal.tenant_pk, period)
+    sent = sum(int(used[name]) for name in COUNTER_OF.values())
+    return max(0, principal.effective_quota - sent)
+
+
+async def _claim_idempotency(conn: BaseDBAsyncClient, principal: Principal, operation: str,
+                             item: Item) -> tuple[bool, list[str] | None, str | None]:
+    """(ours, earlier message ids, earlier body hash). A record older than the window is taken over."""
+    rows = await conn.execute_query_dict(
+        "INSERT INTO idempotency_records (tenant_id, mode, operation, key, body_hash, message_ids, created_at, "
+        "expires_at) VALUES ($1, $6, $2, $3, $4, '[]'::jsonb, now(), now() + make_interval(hours => $5)) "
+        "ON CONFLICT (tenant_id, mode, operation, key) DO UPDATE SET body_hash = EXCLUDED.body_hash, message_ids = "
+        "'[]'::jsonb, created_at = now(), expires_at = EXCLUDED.expires_at "
+        "WHERE idempotency_records.expires_at < now() RETURNING id",
+        [principal.tenant_pk, operation, item.idempotency_key, item.body_hash, WINDOW_HOURS, principal.mode],
+    )
+    if rows:
+        return True, None, None
+    earlier = await conn.execute_query_dict(
+        "SELECT message_ids, body_hash FROM idempotency_records "
+        "WHERE tenant_id = $1 AND mode = $4 AND operation = $2 AND key = $3",
+        [principal.tenant_pk, operation, item.idempotency_key, principal.mode],
+    )
+    ids = earlier[0]["message_ids"]
+    return False, json.loads(ids) if isinstance(ids, str) else ids, earlier[0]["body_hash"]
+
+
+async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, period: str,
+                 rows: list[tuple[str, Draft, str | None]], claimed: list[tuple[str, list[str]]],
+                 operation: str) -> None:
+    """Messages, their outbox rows, the usage counters and the claimed idempotency records: one
+    statement, so one round trip (and atomic by itself when no transaction surrounds it)."""
+    columns: dict[str, list] = {name: [] for name in
+                                ("public_id", "recipient", "role", "sender", "subject", "content", "tags", "key")}
+    for message_id, draft, key in rows:
+        columns["public_id"].append(message_id)
+        columns["recipient"].append(draft.recipient)
+        columns["role"].append(draft.role)
+        columns["sender"].append(draft.sender)
+        columns["subject"].append(draft.subject)
+        columns["content"].append(json.dumps(draft.content))
+        columns["tags"].append(json.dumps(draft.tags) if draft.tags is not None else None)
+        columns["key"].append(key)
+    params = [principal.tenant_pk, channel, principal.mode, principal.key_pk, *columns.values(), period]
+    usage_sql, usage_params = upsert_sql({COUNTER_OF[channel]: len(rows)}, tenant="$1", period=f"${len(params)}",
+                                         first=len(params) + 1)
+    params += usage_params
+    sql = (
+        "WITH m AS (INSERT INTO messages (public_id, tenant_id, channel, status, mode, api_key_id, recipient, "
+        "recipient_role, sender, subject, content, tags, idempotency_key, attempts, created_at, updated_at) "
+        "SELECT p, $1, $2, 'queued', $3, $4, r, ro, s, su, c::jsonb, t::jsonb, k, 0, now(), now() "
+        "FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], "
+        "$12::text[]) AS x(p, r, ro, s, su, c, t, k) "
+        "RETURNING id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags), "
+        f"o AS ({insert_sql(Actor.deliver(channel), 'm')}), "
+        f"u AS ({usage_sql}), "
+        # <channel>.queued webhook events: the one-time EXISTS keeps a tenant without such an endpoint
+        # at a single index probe (models/platform/events.py).
+        "wh_source AS (SELECT m.tenant_id, m.mode, m.channel || '.queued' AS type, m.id AS message_id, "
+        f"{message_data_sql('m')} AS data FROM m WHERE EXISTS (SELECT 1 FROM webhook_endpoints e "
+        "WHERE e.tenant_id = $1 AND e.mode = $3 AND e.enabled AND (e.event_types ? '*' OR e.event_types ? ($2 || "
+        "'.queued'))))"
+        + fanout_sql("wh_source")
+    )
+    if claimed:
+        first = len(params) + 1
+        sql += (f", i AS (UPDATE idempotency_records r SET message_ids = v.ids::jsonb "
+                f"FROM unnest(${first}::text[], ${first + 1}::text[]) AS v(key, ids) "
+                f"WHERE r.tenant_id = $1 AND r.mode = $3 AND r.operation = ${first + 2} AND r.key = v.key)")
+        params += [[key for key, _ in claimed], [json.dumps(ids) for _, ids in claimed], operation]
+    await conn.execute_query(sql + " SELECT 1", params)
+
+
+async def accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, items: list[Item], *,
+                 compare_bodies: bool) -> list[Outcome]:
+    """Accept every item that can be; each item gets its message ids or its own error."""
+    outcomes = [Outcome() for _ in items]
+    now = datetime.now(timezone.utc)
+    period = period_of(now)
+    quota_left = await _quota_left(conn, principal, period)
+    new_rows: list[tuple[str, Draft, str | None]] = []
+    claimed: list[tuple[str, list[str]]] = []
+    keys_seen: set[str] = set()
+    for item, outcome in zip(items, outcomes):
+        if item.idempotency_key is not None:
+            if item.idempotency_key in keys_seen:
+                # Its record is this request's own, not yet holding ids: neither a replay nor a new send.
+                outcome.error = errors.ValidationError(
+                    "This IdempotencyKey is already used by an earlier item of this request.",
+                    details={"IdempotencyKey": "repeats the key of an earlier item of this request"})
+                continue
+            keys_seen.add(item.idempotency_key)
+            ours, earlier_ids, earlier_hash = await _claim_idempotency(conn, principal, operation, item)
+            if not ours:
+                if compare_bodies and earlier_hash != item.body_hash:
+                    outcome.error = errors.IdempotencyConflict()
+                else:
+                    outcome.message_ids, outcome.reused = earlier_ids or [], True
+                continue
+        if quota_left is not None:
+            if len(item.drafts) > quota_left:
+                retry = int((_next_month(now) - now).total_seconds())
+                outcome.error = errors.QuotaExceeded(retry_after=retry, limit=principal.effective_quota)
+                if item.idempotency_key is not None:  # nothing was accepted: free the key again
+                    await conn.execute_query(
+                        "DELETE FROM idempotency_records WHERE tenant_id = $1 AND mode = $4 AND operation = $2 "
+                        "AND key = $3", [principal.tenant_pk, operation, item.idempotency_key, principal.mode])
+                continue
+            quota_left -= len(item.drafts)
+        ids = [new_message_id() for _ in item.drafts]
+        new_rows.extend((message_id, draft, item.idempotency_key) for message_id, draft in zip(ids, item.drafts))
+        outcome.message_ids = ids
+        if item.idempotency_key is not None:
+            claimed.append((item.idempotency_key, ids))
+    if new_rows:
+        await _write(conn, principal, channel, period, new_rows, claimed, operation)
+    return outcomes
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+async def list_emails(conn: BaseDBAsyncClient, principal: Principal, page: OffsetPage, *, status: str | None,
+                      search: str | None) -> Page[Message]:
+    """The account's e-mail messages of the key's mode, newest first; ``search`` in recipient or subject."""
+    query = Message.filter(tenant_id=principal.tenant_pk, mode=principal.mode, channel="email").using_db(conn)
+    if status is not None:
+        if status not in STATUSES:
+            raise errors.Unprocessable(f"status must be one of {', '.join(STATUSES)}.",
+                                       details={"status": f"one of {', '.join(STATUSES)}"})
+        query = query.filter(status=status)
+    if search:
+        # Tortoise escapes % and _ in contains-filters: they match themselves, never as wildcards.
+        query = query.filter(Q(recipient__icontains=search) | Q(subject__icontains=search))
+    return await page.fetch(query.order_by("-id"))
+
+
+async def email_with_timeline(conn: BaseDBAsyncClient, principal: Principal,
+                              message_id: str) -> tuple[Message, list[MessageEvent]]:
+    message = await Message.get_or_none(public_id=message_id, tenant_id=principal.tenant_pk, mode=principal.mode,
+                                        channel="email", using_db=conn)
+    if message is None:
+        raise errors.NotFound("No e-mail message with this id.")
+    events = await MessageEvent.filter(message_id=message.id).using_db(conn).order_by("id")
+    return message, events

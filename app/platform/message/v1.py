@@ -1,0 +1,170 @@
+"""The /v1 message routes: sending (e-mail single and batch, SMS, push, WhatsApp) and reading
+e-mail back (GET /v1/emails, GET /v1/emails/{id}).
+
+A send answers 202 once its messages and outbox rows are committed (app/platform/message/service.py);
+delivery happens in the workers. The listing pages by offset: ``NextCursor`` is always an integer,
+the offset after this page (on the last page too); ``HasMore`` says whether to go on.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Any
+
+from pydantic import BaseModel
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import load_json, validate
+from app.http.paging import OffsetPage
+from app.http.responses import reply
+from app.platform import db
+from app.platform.api_key.gate import principal_of
+from app.platform.api_key.principal import Principal
+from app.platform.message import service, views
+from app.platform.message.schemas import (IDEMPOTENCY_KEY, EmailBatch, EmailSend, PushSend, SmsSend, WhatsappSend,
+                                          sender_address)
+from app.platform.message.service import Draft, Item, Outcome, body_hash
+
+bp = Blueprint("v1_message", url_prefix="/v1")
+
+MAX_SEND_BYTES = 2 * 1024 * 1024
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+
+
+def header_idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("idempotency-key")
+    if key is not None and not IDEMPOTENCY_KEY.match(key):
+        raise errors.ValidationError("Idempotency-Key must be 1 to 128 characters of A-Z a-z 0-9 . _ : -",
+                                     details={"Idempotency-Key": "1 to 128 characters of A-Z a-z 0-9 . _ : -"})
+    return key
+
+
+def _body(request: Request, model: type[BaseModel]) -> tuple[dict[str, Any], Any]:
+    raw = load_json(request, max_bytes=MAX_SEND_BYTES)
+    return raw, validate(raw, model)
+
+
+async def _accept(principal: Principal, channel: str, items: list[Item], *, compare_bodies: bool) -> list[Outcome]:
+    # Idempotency claims commit with the messages; without them the write is one statement, atomic alone.
+    opened = db.transaction() if service.needs_transaction(items) else nullcontext(db.connection())
+    async with opened as conn:
+        return await service.accept(conn, principal, channel, f"{channel}.send", items,
+                                    compare_bodies=compare_bodies)
+
+
+async def send_one(request: Request, channel: str, item: Item, *, compare_bodies: bool) -> HTTPResponse:
+    """Accept one request's messages, nudge the relay, answer 202 (or the item's error)."""
+    [outcome] = await _accept(principal_of(request), channel, [item], compare_bodies=compare_bodies)
+    request.app.ctx.wakeup.poke()
+    if outcome.error is not None:
+        raise outcome.error
+    return reply(request, views.accepted(outcome), status=202)
+
+
+def _email_item(body: EmailSend, key: str | None, raw: dict[str, Any]) -> Item:
+    content = body.content()
+    drafts = [Draft(address, role, body.source, body.message.subject.data, content, body.tags)
+              for address, role in body.recipients()]
+    return Item(drafts, key, body_hash(raw, key))
+
+
+def _unique(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+@bp.post("/emails/send", ctx_scope="email:send")
+async def send_email(request: Request) -> HTTPResponse:
+    principal = principal_of(request)
+    raw, body = _body(request, EmailSend)
+    key = header_idempotency_key(request) or body.idempotency_key
+    await service.check_sender(db.connection(), principal, sender_address(body.source))
+    # E-mail replays the original answer without comparing bodies (contract rule 3).
+    return await send_one(request, "email", _email_item(body, key, raw), compare_bodies=False)
+
+
+@bp.post("/emails/batch", ctx_scope="email:send")
+async def send_email_batch(request: Request) -> HTTPResponse:
+    principal = principal_of(request)
+    _, batch = _body(request, EmailBatch)
+    header_key = header_idempotency_key(request)
+    items: list[tuple[int, Item]] = []
+    results: list[dict[str, Any]] = [{"Index": index} for index in range(len(batch.messages))]
+    checked: dict[str, errors.HttpError | None] = {}
+    for index, raw in enumerate(batch.messages):
+        try:
+            body = validate(raw, EmailSend)
+            sender = sender_address(body.source)
+            if sender not in checked:
+                try:
+                    await service.check_sender(db.connection(), principal, sender)
+                    checked[sender] = None
+                except errors.HttpError as refusal:
+                    checked[sender] = refusal
+            if checked[sender] is not None:
+                raise checked[sender]
+        except errors.HttpError as error:
+            results[index]["Error"] = views.item_error(error)
+            continue
+        key = f"{header_key}:{index}" if header_key else body.idempotency_key
+        items.append((index, _email_item(body, key, raw)))
+    outcomes = await _accept(principal, "email", [item for _, item in items], compare_bodies=False)
+    for (index, _), outcome in zip(items, outcomes):
+        if outcome.error is not None:
+            results[index]["Error"] = views.item_error(outcome.error)
+        else:
+            results[index].update(views.batch_item(outcome))
+    if items:
+        request.app.ctx.wakeup.poke()
+    return reply(request, {"Count": len(results), "Results": results}, status=202)
+
+
+@bp.post("/sms/send", ctx_scope="sms:send")
+async def send_sms(request: Request) -> HTTPResponse:
+    raw, body = _body(request, SmsSend)
+    key = header_idempotency_key(request) or body.idempotency_key
+    drafts = [Draft(number, "to", body.from_, None, {"Body": body.body}, body.tags) for number in _unique(body.to)]
+    return await send_one(request, "sms", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
+
+
+@bp.post("/push/send", ctx_scope="push:send")
+async def send_push(request: Request) -> HTTPResponse:
+    raw = load_json(request, max_bytes=MAX_SEND_BYTES)
+    if isinstance(raw, dict) and "Topic" in raw:
+        raise errors.ValidationError("Topic sending is not supported; send to DeviceTokens.",
+                                     details={"Topic": "not supported"})
+    body = validate(raw, PushSend)
+    key = header_idempotency_key(request) or body.idempotency_key
+    content = {"Title": body.notification.title, "Body": body.notification.body, "Data": body.data}
+    drafts = [Draft(token, "device", None, body.notification.title, content, body.tags)
+              for token in _unique(body.device_tokens)]
+    return await send_one(request, "push", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
+
+
+@bp.post("/whatsapp/send", ctx_scope="whatsapp:send")
+async def send_whatsapp(request: Request) -> HTTPResponse:
+    principal = principal_of(request)
+    raw, body = _body(request, WhatsappSend)
+    key = header_idempotency_key(request) or body.idempotency_key
+    if body.template is not None:
+        content = await service.template_content(db.connection(), principal, body.template, body.variables or {})
+    else:
+        content = {"Body": body.body}
+    drafts = [Draft(number, "to", None, None, content, body.tags) for number in _unique(body.to)]
+    return await send_one(request, "whatsapp", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
+
+
+@bp.get("/emails", ctx_scope="email:read", ctx_query=("status", "q", "cursor", "limit"))
+async def list_emails(request: Request) -> HTTPResponse:
+    page = OffsetPage.of(request, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
+    found = await service.list_emails(db.connection(), principal_of(request), page,
+                                      status=request.args.get("status"), search=request.args.get("q"))
+    return reply(request, {"Messages": [views.summary(row) for row in found.items], "NextCursor": found.next_cursor,
+                           "HasMore": found.has_more})
+
+
+@bp.get("/emails/<message_id:str>", ctx_scope="email:read")
+async def get_email(request: Request, message_id: str) -> HTTPResponse:
+    message, events = await service.email_with_timeline(db.connection(), principal_of(request), message_id)
+    return reply(request, {"Message": views.detail(message), "Events": views.timeline(message, events)})

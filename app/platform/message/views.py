@@ -1,0 +1,69 @@
+"""Messages as the contract writes them: the 202 of a send, a listing's summary, the detail and
+its timeline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.http import errors
+from app.platform.message.service import Outcome
+from herald.timestamps import iso
+from models.platform.message import Message, MessageEvent
+
+
+def accepted(outcome: Outcome) -> dict[str, Any]:
+    """The 202 of a single send."""
+    return {"MessageId": outcome.message_ids[0] if outcome.message_ids else None,
+            "MessageIds": outcome.message_ids, "Status": "queued", "ReusedIdempotency": outcome.reused}
+
+
+def batch_item(outcome: Outcome) -> dict[str, Any]:
+    """What a batch answers for one accepted item (its ``Index`` is the caller's)."""
+    return {"MessageId": outcome.message_ids[0] if outcome.message_ids else None,
+            "MessageIds": outcome.message_ids, "ReusedIdempotency": outcome.reused}
+
+
+def item_error(error: errors.HttpError) -> dict[str, Any]:
+    """A batch item's own error, in the envelope's casing."""
+    body: dict[str, Any] = {"Code": error.code, "Message": error.message}
+    if error.details:
+        body["Details"] = error.details
+    return body
+
+
+def summary(message: Message) -> dict[str, Any]:
+    return {
+        "MessageId": message.public_id,
+        "Status": message.status,
+        "To": message.recipient,
+        "Role": message.recipient_role,
+        "From": message.sender,
+        "Subject": message.subject,
+        "Mode": message.mode,
+        "CreatedAt": iso(message.created_at),
+        "UpdatedAt": iso(message.updated_at),
+    }
+
+
+def detail(message: Message) -> dict[str, Any]:
+    content = message.content or {}
+    return {
+        **summary(message),
+        "Channel": message.channel,
+        "Body": {"Text": content.get("Text"), "Html": content.get("Html")},
+        "Headers": content.get("Headers"),
+        "ReplyTo": content.get("ReplyTo"),
+        "Tags": message.tags,
+        "IdempotencyKey": message.idempotency_key,
+        "Attempts": message.attempts,
+        "Provider": message.provider,
+        "ProviderMessageId": message.provider_message_id,
+        "FailureReason": message.failure_reason,
+    }
+
+
+def timeline(message: Message, events: list[MessageEvent]) -> list[dict[str, Any]]:
+    # Acceptance is the first entry: the message's own creation.
+    entries = [{"Type": "queued", "At": iso(message.created_at), "Detail": None}]
+    entries += [{"Type": event.type, "At": iso(event.created_at), "Detail": event.detail} for event in events]
+    return entries

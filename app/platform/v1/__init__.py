@@ -1,1 +1,0 @@
-"""The public API-key surface, /v1."""

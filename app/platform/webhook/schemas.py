@@ -1,0 +1,56 @@
+"""Request bodies of the webhook routes (strict, PascalCase on the wire)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+from sanic import Request
+
+from app.http import errors
+from app.http.bodies import Body, load_json, validate
+from models.platform.events import TEST_EVENT
+from models.platform.webhook import ALL_EVENTS, DEFAULT_ROTATION_OVERLAP, MAX_ROTATION_OVERLAP
+
+MAX_BODY_BYTES = 64 * 1024
+UPDATABLE = ("url", "event_types", "enabled", "description")
+
+
+class WebhookCreate(Body):
+    url: str = Field(min_length=1, max_length=2048)
+    event_types: list[str] = Field(default_factory=lambda: [ALL_EVENTS], min_length=1, max_length=100)
+    enabled: bool = True
+    description: str = Field("", max_length=500)
+
+
+class WebhookUpdate(Body):
+    url: str | None = Field(None, min_length=1, max_length=2048)
+    event_types: list[str] | None = Field(None, min_length=1, max_length=100)
+    enabled: bool | None = None
+    description: str | None = Field(None, max_length=500)
+
+    def changes(self) -> dict[str, Any]:
+        """The fields the request sets (at least one, none of them null)."""
+        changes = self.model_dump(exclude_unset=True)
+        if not changes:
+            raise errors.Unprocessable("Give at least one of Url, EventTypes, Enabled, Description.",
+                                       details={"body": "at least one of Url, EventTypes, Enabled, Description"})
+        for name in UPDATABLE:
+            if name in changes and changes[name] is None:
+                raise errors.ValidationError(f"Field {name!r} cannot be null.", details={name: "cannot be null"})
+        return changes
+
+
+class SecretRotation(Body):
+    overlap_seconds: int = Field(DEFAULT_ROTATION_OVERLAP, ge=0, le=MAX_ROTATION_OVERLAP)
+
+
+class TestEvent(Body):
+    event_type: str = TEST_EVENT
+
+
+def optional_body(request: Request, model: type[Body]) -> Body:
+    """The body, or the model's defaults when the request has none."""
+    if not (request.body or b"").strip():
+        return model()
+    return validate(load_json(request, max_bytes=MAX_BODY_BYTES), model)

@@ -1,0 +1,142 @@
+"""Webhook endpoints, their deliveries, and the account's events (scope ``webhooks:manage``).
+
+    GET/POST /v1/webhooks                                      list, register (the secret is shown once)
+    GET/PATCH/DELETE /v1/webhooks/{id}                         one endpoint
+    POST /v1/webhooks/{id}/rotate-secret                       new secret; the old one signs for a while
+    POST /v1/webhooks/{id}/test                                send a test event (through the outbox)
+    GET /v1/webhooks/{id}/deliveries[/{delivery_id}]           deliveries with their attempts
+    POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry      re-send now
+    GET /v1/events[/{id}]                                      the events recorded for the tenant
+
+The rules are app/platform/webhook/service.py's; writes that hand work to the workers commit
+with their outbox rows, then the relay is nudged. docs/webhooks.md is the reference.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http.bodies import parse_body
+from app.http.paging import KeysetPage
+from app.http.responses import no_content, reply
+from app.platform import db
+from app.platform.api_key.gate import principal_of
+from app.platform.webhook import service
+from app.platform.webhook.schemas import (MAX_BODY_BYTES, SecretRotation, TestEvent, WebhookCreate, WebhookUpdate,
+                                          optional_body)
+from app.platform.webhook.views import delivery_view, endpoint_view, event_view, with_secret
+
+bp = Blueprint("v1_webhooks", url_prefix="/v1")
+
+SCOPE = "webhooks:manage"
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+
+
+def _page(request: Request) -> KeysetPage:
+    return KeysetPage.of(request, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
+
+
+def _allow_loopback(request: Request) -> bool:
+    return request.app.ctx.settings.webhooks_allow_loopback
+
+
+# --- endpoints -----------------------------------------------------------------------------------
+
+@bp.get("/webhooks", ctx_scope=SCOPE, ctx_query=("cursor", "limit"))
+async def list_webhooks(request: Request) -> HTTPResponse:
+    found = await service.list_endpoints(db.connection(), principal_of(request), _page(request))
+    now = datetime.now(timezone.utc)
+    return reply(request, {"Webhooks": [endpoint_view(row, now) for row in found.items],
+                           "NextCursor": found.next_cursor, "HasMore": found.has_more})
+
+
+@bp.post("/webhooks", ctx_scope=SCOPE)
+async def create_webhook(request: Request) -> HTTPResponse:
+    body = parse_body(request, WebhookCreate, max_bytes=MAX_BODY_BYTES)
+    endpoint, secret = await service.create_endpoint(
+        db.connection(), principal_of(request), url=body.url, event_types=body.event_types, enabled=body.enabled,
+        description=body.description, allow_loopback=_allow_loopback(request))
+    return reply(request, {"Webhook": with_secret(endpoint, secret)}, status=201)
+
+
+@bp.get("/webhooks/<webhook_id:str>", ctx_scope=SCOPE)
+async def get_webhook(request: Request, webhook_id: str) -> HTTPResponse:
+    endpoint = await service.endpoint(db.connection(), principal_of(request), webhook_id)
+    return reply(request, {"Webhook": endpoint_view(endpoint)})
+
+
+@bp.patch("/webhooks/<webhook_id:str>", ctx_scope=SCOPE)
+async def update_webhook(request: Request, webhook_id: str) -> HTTPResponse:
+    changes = parse_body(request, WebhookUpdate, max_bytes=MAX_BODY_BYTES).changes()
+    endpoint = await service.update_endpoint(db.connection(), principal_of(request), webhook_id, changes,
+                                             allow_loopback=_allow_loopback(request))
+    return reply(request, {"Webhook": endpoint_view(endpoint)})
+
+
+@bp.delete("/webhooks/<webhook_id:str>", ctx_scope=SCOPE)
+async def delete_webhook(request: Request, webhook_id: str) -> HTTPResponse:
+    await service.delete_endpoint(db.connection(), principal_of(request), webhook_id)
+    return no_content()
+
+
+@bp.post("/webhooks/<webhook_id:str>/rotate-secret", ctx_scope=SCOPE)
+async def rotate_secret(request: Request, webhook_id: str) -> HTTPResponse:
+    body = optional_body(request, SecretRotation)
+    endpoint, secret, now = await service.rotate_secret(db.connection(), principal_of(request), webhook_id,
+                                                        body.overlap_seconds)
+    return reply(request, {"Webhook": with_secret(endpoint, secret, now)})
+
+
+@bp.post("/webhooks/<webhook_id:str>/test", ctx_scope=SCOPE)
+async def send_test_event(request: Request, webhook_id: str) -> HTTPResponse:
+    body = optional_body(request, TestEvent)
+    async with db.transaction() as conn:
+        made = await service.send_test_event(conn, principal_of(request), webhook_id, body.event_type)
+    request.app.ctx.wakeup.poke()
+    return reply(request, {"EventId": made["event_id"], "DeliveryId": made["delivery_ids"][0]}, status=202)
+
+
+# --- deliveries ------------------------------------------------------------------------------------
+
+@bp.get("/webhooks/<webhook_id:str>/deliveries", ctx_scope=SCOPE, ctx_query=("status", "cursor", "limit"))
+async def list_deliveries(request: Request, webhook_id: str) -> HTTPResponse:
+    endpoint, found, attempts = await service.list_deliveries(
+        db.connection(), principal_of(request), webhook_id, _page(request), status=request.args.get("status"))
+    return reply(request, {"Deliveries": [delivery_view(row, endpoint, attempts[row.id]) for row in found.items],
+                           "NextCursor": found.next_cursor, "HasMore": found.has_more})
+
+
+@bp.get("/webhooks/<webhook_id:str>/deliveries/<delivery_id:str>", ctx_scope=SCOPE)
+async def get_delivery(request: Request, webhook_id: str, delivery_id: str) -> HTTPResponse:
+    endpoint, delivery, attempts = await service.delivery_with_attempts(db.connection(), principal_of(request),
+                                                                        webhook_id, delivery_id)
+    return reply(request, {"Delivery": delivery_view(delivery, endpoint, attempts)})
+
+
+@bp.post("/webhooks/<webhook_id:str>/deliveries/<delivery_id:str>/retry", ctx_scope=SCOPE)
+async def retry_delivery(request: Request, webhook_id: str, delivery_id: str) -> HTTPResponse:
+    async with db.transaction() as conn:
+        endpoint, delivery, attempts = await service.retry_delivery(conn, principal_of(request), webhook_id,
+                                                                    delivery_id)
+    request.app.ctx.wakeup.poke()
+    return reply(request, {"Delivery": delivery_view(delivery, endpoint, attempts)}, status=202)
+
+
+# --- events ----------------------------------------------------------------------------------------
+
+@bp.get("/events", ctx_scope=SCOPE, ctx_query=("type", "cursor", "limit"))
+async def list_events(request: Request) -> HTTPResponse:
+    principal = principal_of(request)
+    found = await service.list_events(db.connection(), principal, _page(request), event_type=request.args.get("type"))
+    return reply(request, {"Events": [event_view(row, principal.tenant_id) for row in found.items],
+                           "NextCursor": found.next_cursor, "HasMore": found.has_more})
+
+
+@bp.get("/events/<event_id:str>", ctx_scope=SCOPE)
+async def get_event(request: Request, event_id: str) -> HTTPResponse:
+    principal = principal_of(request)
+    event = await service.event(db.connection(), principal, event_id)
+    return reply(request, {"Event": event_view(event, principal.tenant_id)})

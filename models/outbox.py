@@ -1,0 +1,66 @@
+"""The transactional outbox, the same in every system's database: a row per job, written in the same
+transaction as what it is about.
+
+Each system that hands work to actors has its own ``outbox`` table (``models/<system>/outbox.py``
+declares it from :class:`OutboxBase`) and its own relay in the scheduler (schedules/relay.py),
+which claims unpublished rows with FOR UPDATE SKIP LOCKED, hands them to the broker and marks
+them published. Never a "greater than the last id sent" cursor: a row whose transaction commits
+late would be skipped.
+
+Jobs are written only through :func:`enqueue` (one row) or :func:`insert_sql` (rows produced by
+a statement, for the hot paths that write messages and their jobs in one round trip), with an
+:class:`herald.actors.ActorRef` from the registry: the actor and queue names are spelled there.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tortoise import fields
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.models import Model
+
+from herald.actors import ActorRef
+
+
+class OutboxBase(Model):
+    id = fields.BigIntField(primary_key=True)
+    actor = fields.CharField(max_length=64)
+    queue = fields.CharField(max_length=32)
+    args: list = fields.JSONField()
+    # Delay before the job may run (ms): a retry scheduled through the outbox.
+    delay_ms = fields.IntField(default=0)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    published_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        abstract = True
+
+
+def wake_channel(system: str) -> str:
+    """The Redis channel on which a system's HTTP processes nudge its relay after a commit."""
+    return f"herald:outbox:{system}:wake"
+
+
+async def enqueue(conn: BaseDBAsyncClient, actor: ActorRef, *args: int | str, delay_ms: int = 0) -> None:
+    """One job for ``actor`` with ``args`` (ids), in the caller's transaction ``conn``."""
+    await conn.execute_query(
+        "INSERT INTO outbox (actor, queue, args, delay_ms, created_at) VALUES ($1, $2, $3::jsonb, $4, now())",
+        [actor.name, actor.queue.value, json.dumps(list(args)), delay_ms])
+
+
+async def enqueue_many(conn: BaseDBAsyncClient, actor: ActorRef, ids: list[int], delay_ms: int = 0) -> None:
+    """One job per id for ``actor``, in one statement."""
+    if ids:
+        await conn.execute_query(
+            "INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
+            "SELECT $1, $2, jsonb_build_array(i), $4, now() FROM unnest($3::bigint[]) AS i",
+            [actor.name, actor.queue.value, ids, delay_ms])
+
+
+def insert_sql(actor: ActorRef, source: str, arg: str = "id", delay_ms: str = "0") -> str:
+    """``INSERT INTO outbox ... SELECT ... FROM <source>``: one job per row of ``source`` (a CTE or
+    table name), its single argument the expression ``arg``, for use inside a larger statement."""
+    return (f"INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
+            f"SELECT '{actor.name}', '{actor.queue.value}', jsonb_build_array({arg}), {delay_ms}, now() "
+            f"FROM {source}")
