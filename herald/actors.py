@@ -3,7 +3,7 @@ outbox (which system's database) writes it.
 
 Importing this module has no side effects (no broker, no settings), so HTTP handlers, models,
 schedules, relays and the actors themselves all spell a job the same way: ``Actor.EMAIL_DELIVER``,
-never a string literal. ``tests/platform/test_actors.py`` proves every entry is a declared Dramatiq
+never a string literal. ``tests/herald/test_actors.py`` proves every entry is a declared Dramatiq
 actor on the queue named here.
 """
 

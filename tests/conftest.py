@@ -14,7 +14,7 @@ import httpx
 import pytest
 from tortoise import Tortoise
 
-from tests.harness import Process, Server, Services
+from tests.fixtures.harness import Process, Server, Services
 
 _services: Services | None = None
 

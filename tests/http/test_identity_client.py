@@ -21,9 +21,9 @@ from app.http.identity import (DECISION_TTL_SECONDS, JWKS_MAX_AGE_SECONDS, JWKS_
                                token_verifier, validate_session)
 from app.http.services import ServiceClient, services
 from herald.settings import load_settings
-from tests.http.upstream import Reply, calling, surface
-from tests.identity.conftest import PASSWORD, make_person, service_headers
-from tests.identity.test_oidc import REDIRECT, browser_login, make_oauth
+from tests.fixtures.upstream import Reply, calling, surface
+from tests.fixtures.identity import PASSWORD, make_person, service_headers
+from tests.identity.test_oauth import REDIRECT, browser_login, make_oauth
 
 # -- the session hop -----------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import pytest
 
 from app.http import errors
 from app.http.services import COOL_DOWN_SECONDS, FAILURES_TO_OPEN, Breaker, ServiceClient, Services
-from tests.http.upstream import Reply, calling
+from tests.fixtures.upstream import Reply, calling
 
 
 async def arrived(callee, count: int, seconds: float = 5) -> None:

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from tests.harness import ROOT
-from tests.identity.conftest import service_headers
+from tests.fixtures.harness import ROOT
+from tests.fixtures.identity import service_headers
 
 
 @pytest.fixture

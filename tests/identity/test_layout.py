@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from tests.harness import ROOT
+from tests.fixtures.harness import ROOT
 
 
 def _service_modules() -> list[str]:

@@ -12,8 +12,8 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from tests.harness import free_port, redis_server
-from tests.identity.conftest import from_ip, make_person
+from tests.fixtures.harness import free_port, redis_server
+from tests.fixtures.identity import from_ip, make_person
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from providers.apns import ApnsProvider
 from providers.errors import InvalidDeviceToken, ProviderConfigError, TransientProviderError
-from tests.providers.conftest import outgoing
-from tests.providers.servers import Answer
+from tests.fixtures.providers import outgoing
+from tests.fixtures.provider_servers import Answer
 
 TOKEN = "a1" * 32
 PUSH = {"Title": "Hello", "Body": "World", "Data": {"order": 42}}

@@ -25,11 +25,11 @@ from providers.webpush import WebPushProvider, generate_vapid_keys
 from providers.whatsapp_cloud import WhatsappCloudProvider
 from tasks.delivery import deliver
 from tasks.providers import ProviderSet
-from tests.providers.conftest import outgoing
-from tests.providers.servers import Answer, HttpRecorder
+from tests.fixtures.providers import outgoing
+from tests.fixtures.provider_servers import Answer, HttpRecorder
 from tests.providers.test_push_and_whatsapp import PUSH, fcm_config, subscription
 from tests.providers.test_twilio import SID, TOKEN
-from tests.webhooks.test_safety import UNSAFE, _local_name
+from tests.platform.test_webhook_safety import UNSAFE, _local_name
 
 SECRET = "INTERNAL-SECRET-7f3a"
 # The webhooks' corpus, and each of its http:// URLs again as https:// (Web Push is https only, so

@@ -25,8 +25,8 @@ from providers.fcm import SCOPE, FcmProvider
 from providers.webpush import WebPushProvider, generate_vapid_keys
 from providers.whatsapp_cloud import WhatsappCloudProvider
 from tasks.delivery import deliver
-from tests.providers.conftest import outgoing
-from tests.providers.servers import Answer
+from tests.fixtures.providers import outgoing
+from tests.fixtures.provider_servers import Answer
 
 PUSH = {"Title": "Hello", "Body": "World", "Data": {"order": 42, "kind": "ship"}}
 

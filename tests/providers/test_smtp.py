@@ -19,9 +19,9 @@ from models.platform.provider_config import set_provider_config
 from providers.base import DkimKey
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
 from providers.smtp import SmtpProvider
-from tests.platform.conftest import wait_status
-from tests.providers.conftest import outgoing
-from tests.providers.servers import SmtpInbox, self_signed, smtp_server
+from tests.fixtures.platform import wait_status
+from tests.fixtures.providers import outgoing
+from tests.fixtures.provider_servers import SmtpInbox, self_signed, smtp_server
 
 
 def dnsfunc_for(dns_server):
@@ -100,6 +100,36 @@ async def test_a_message_arrives_as_multipart_alternative_with_a_dkim_signature_
     assert dkim.verify(inbox.messages[1]["data"], dnsfunc=dnsfunc_for(dns_server))
 
 
+async def test_every_attempt_of_a_message_carries_the_same_message_id(inbox, signing, dns_server):
+    """A worker killed after the server accepted the mail sends it again: the receiver must be
+    able to drop the repeat, so the Message-ID is derived from the message, not minted per attempt."""
+    message = mail(signing)
+    for _attempt in range(2):  # two attempts, as from two worker processes (no state shared)
+        provider = SmtpProvider({"host": "127.0.0.1", "port": inbox.port, "security": "none"})
+        try:
+            receipt = await provider.send(message)
+        finally:
+            await provider.close()
+    ids = [email.message_from_bytes(m["data"], policy=email.policy.default)["Message-ID"] for m in inbox.messages]
+    assert ids == [f"<{message.message_id}@{signing.domain}>"] * 2
+    assert receipt.provider_message_id == f"{message.message_id}@{signing.domain}"
+    assert all(dkim.verify(m["data"], dnsfunc=dnsfunc_for(dns_server)) for m in inbox.messages)
+
+
+def test_the_openssl_signature_is_the_one_dkimpy_computes(signing):
+    """The RSA step runs in OpenSSL (providers/dkim_signing.py); PKCS#1 v1.5 is deterministic, so
+    the signature must be byte for byte the pure-Python one, for either hash DKIM uses."""
+    import hashlib
+
+    from providers import dkim_signing
+
+    key = dkim.parse_pem_private_key(signing.private_key_pem)
+    for name in ("sha256", "sha1"):
+        digest = hashlib.new(name, b"the canonicalised headers")
+        assert dkim_signing._openssl_sign(digest, key) == dkim_signing._pure_python_sign(digest, key)
+    assert dkim.RSASSA_PKCS1_v1_5_sign is dkim_signing._openssl_sign, "dkimpy signs through OpenSSL"
+
+
 async def test_an_altered_message_no_longer_verifies(inbox, signing, dns_server):
     provider = SmtpProvider({"host": "127.0.0.1", "port": inbox.port, "security": "none"})
     try:
@@ -150,7 +180,7 @@ async def test_4xx_is_transient_5xx_permanent_and_no_key_is_refused(inbox, signi
 
 
 async def test_unreachable_server_is_transient(signing):
-    from tests.harness import free_port
+    from tests.fixtures.harness import free_port
 
     provider = SmtpProvider({"host": "127.0.0.1", "port": free_port(), "security": "none", "timeout": 2})
     with pytest.raises(TransientProviderError):

@@ -16,8 +16,8 @@ from providers.errors import PermanentProviderError, ProviderConfigError, Transi
 from providers.sms_segments import segments
 from providers.twilio import TwilioProvider
 from tasks.delivery import deliver
-from tests.providers.conftest import outgoing
-from tests.providers.servers import Answer
+from tests.fixtures.providers import outgoing
+from tests.fixtures.provider_servers import Answer
 
 SID, TOKEN = "AC" + "1" * 32, "auth-token-" + "x" * 21
 

@@ -1,0 +1,62 @@
+"""Configuration: read once, validated, one line naming the variable on error."""
+
+import subprocess
+import sys
+
+import pytest
+
+from herald.settings import ConfigError, load_settings, settings_variables
+from tests.fixtures.harness import ROOT
+
+GOOD = {"DATABASE_URL": "postgres://u:p@db.example:5432/x", "REDIS_URL": "redis://r:6379/0",
+        "SECRET_KEY": "k" * 40}
+
+
+def test_each_system_gets_its_own_database_on_the_server():
+    settings = load_settings(GOOD)
+    assert settings.database_url_for("platform") == "postgres://u:p@db.example:5432/herald_platform"
+    assert settings.database_url_for("identity").endswith("/herald_identity")
+
+
+def test_a_per_system_url_overrides_the_shared_server():
+    settings = load_settings({**GOOD, "CRM_DATABASE_URL": "postgresql://c@crm-db:5432/crm"})
+    assert settings.database_url_for("crm") == "postgres://c@crm-db:5432/crm"
+    assert settings.database_url_for("pages").endswith("/herald_pages")
+
+
+@pytest.mark.parametrize("env, variable", [
+    ({"DATABASE_URL": "mysql://x/y"}, "DATABASE_URL"),
+    ({"REDIS_URL": "http://nope"}, "REDIS_URL"),
+    ({"SECRET_KEY": "short"}, "SECRET_KEY"),
+    ({"PLATFORM_PORT": "eighty"}, "PLATFORM_PORT"),
+    ({"PLATFORM_PORT": "70000"}, "PLATFORM_PORT"),
+    ({"HERALD_ENV": "staging"}, "HERALD_ENV"),
+    ({"PAGES_DATABASE_URL": "postgres:///nohost"}, "PAGES_DATABASE_URL"),
+])
+def test_malformed_values_name_the_variable(env, variable):
+    with pytest.raises(ConfigError) as caught:
+        load_settings({**GOOD, **env})
+    assert caught.value.variable == variable
+    assert str(caught.value).startswith(variable)
+
+
+def test_missing_database_url_is_reported_when_needed():
+    settings = load_settings({"REDIS_URL": "redis://r:6379/0"})
+    with pytest.raises(ConfigError, match="^DATABASE_URL"):
+        settings.database_url_for("platform")
+
+
+def test_a_serving_process_stops_with_one_line_naming_the_variable():
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": "postgres://x@127.0.0.1/y", "REDIS_URL": "redis://127.0.0.1:1/0"}
+    result = subprocess.run([sys.executable, "-m", "herald.cli", "serve", "platform", "--port", "1"],
+                            env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines == ["herald: configuration error: SECRET_KEY: is required (at least 32 characters)"]
+
+
+def test_the_variables_herald_up_records_are_every_one_the_settings_read():
+    names = settings_variables(GOOD)
+    assert {"DATABASE_URL", "PLATFORM_DATABASE_URL", "REDIS_URL", "SECRET_KEY", "SERVICE_TOKEN", "DNS_NAMESERVERS",
+            "PLATFORM_PORT", "MAIL_DOMAIN", "EMAIL_PROVIDER_CONFIG", "IDENTITY_MAIL_KEY"} <= names
+    assert "PATH" not in names

@@ -1,0 +1,132 @@
+"""Nothing lost: a worker killed mid-delivery, Redis down while sends arrive, two relays at once.
+
+"Sent once" is checked on the provider's side: the sink notes every call it receives in its
+calls.log, repeats included (its own record is exclusive, so the records alone would hide a
+message handed to the provider twice).
+"""
+
+import asyncio
+import json
+import signal
+from collections import Counter
+
+import httpx
+import pytest
+import redis
+from dramatiq.brokers.redis import RedisBroker
+from tortoise import connections
+
+from providers.sink import read_calls
+from schedules.relay import OutboxRelay, message_id_of
+from tests.fixtures.harness import free_port, redis_server
+from tests.fixtures.platform import email
+from tests.fixtures.stack import Stack
+
+pytestmark = pytest.mark.slow
+
+WORKER_THREADS = 8
+
+
+def provider_calls(stack: Stack) -> Counter:
+    """Provider calls per message id, as the e-mail sink received them."""
+    return Counter(call["MessageId"] for call in read_calls(stack.sink / "email"))
+
+
+async def test_a_worker_killed_mid_delivery_loses_nothing_and_sends_nothing_twice(services, tmp_path):
+    async with Stack(services, tmp_path) as stack:
+        server = stack.serve()
+        key = stack.test_key()
+        stack.start("scheduler")
+        worker = stack.start("worker", WORKER_THREADS=str(WORKER_THREADS))
+        ids: list[str] = []
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            for batch in range(2):
+                items = [email(to=[f"user{batch}-{i}@example.com"]) for i in range(500)]
+                response = await client.post("/v1/emails/batch", json={"Messages": items},
+                                             headers={"Authorization": f"Bearer {key}"})
+                assert response.status_code == 202
+                ids += [result["MessageId"] for result in response.json()["Results"]]
+        assert len(set(ids)) == 1000
+
+        async def some_delivered():
+            return len(stack.sink_ids()) >= 100
+
+        await stack.until(some_delivered, 60, "first deliveries")
+        worker.kill()  # SIGKILL, the whole worker process group, mid-stream
+        delivered_at_kill = len(stack.sink_ids())
+        assert delivered_at_kill < 1000, "the worker finished before it could be killed"
+        stack.start("worker", WORKER_THREADS=str(WORKER_THREADS))
+
+        async def all_sent():
+            return (await stack.statuses()) == {"sent": 1000}
+
+        await stack.until(all_sent, 120, "every message sent")
+        assert sorted(stack.sink_ids()) == sorted(ids)  # each message recorded, once
+        calls = provider_calls(stack)
+        assert set(calls) == set(ids)
+        # Only a delivery in flight when the worker died (one per worker thread at most) can reach
+        # the provider again: it was handed over, but its outcome never recorded. Every other
+        # message was handed over exactly once.
+        repeated = {message_id: count for message_id, count in calls.items() if count > 1}
+        assert len(repeated) <= WORKER_THREADS and all(count == 2 for count in repeated.values()), repeated
+
+
+async def test_sends_are_accepted_while_redis_is_down_and_delivered_after(services, tmp_path):
+    port = free_port()
+    data = tmp_path / "redis"
+    redis_process = redis_server(port, data)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        async with Stack(services, tmp_path, redis_url=url) as stack:
+            server = stack.serve()
+            key = stack.test_key()
+            stack.start("scheduler")
+            stack.start("worker")
+            redis_process.send_signal(signal.SIGTERM)
+            redis_process.wait(10)
+            ids = []
+            async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+                for i in range(20):
+                    response = await client.post("/v1/emails/send", json=email(to=[f"r{i}@example.com"]),
+                                                 headers={"Authorization": f"Bearer {key}"})
+                    assert response.status_code == 202, response.text
+                    ids.append(response.json()["MessageId"])
+            assert (await stack.statuses()) == {"queued": 20}
+            redis_process = redis_server(port, data)
+
+            async def delivered():
+                return (await stack.statuses()) == {"sent": 20}
+
+            await stack.until(delivered, 90, "delivery after Redis returned")
+            assert sorted(stack.sink_ids()) == sorted(ids)
+            # Relayed and reconciled both, each message still reached the provider exactly once.
+            assert provider_calls(stack) == Counter({message_id: 1 for message_id in ids})
+    finally:
+        redis_process.send_signal(signal.SIGTERM)
+        redis_process.wait(10)
+
+
+async def test_two_relays_at_once_publish_each_row_once(settings):
+    connection = connections.get("platform")
+    await connection.execute_query(
+        "INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
+        "SELECT 'relaytest.noop', 'relaytest', jsonb_build_array(n), 0, now() FROM generate_series(1, 2000) n")
+    rows = await connection.execute_query_dict("SELECT id FROM outbox WHERE queue = 'relaytest'")
+    client = redis.Redis.from_url(settings.redis_url)
+    brokers = [RedisBroker(url=settings.redis_url, middleware=[]) for _ in range(2)]
+    relays = [OutboxRelay(broker, None) for broker in brokers]
+    try:
+        await asyncio.gather(*(relay.drain() for relay in relays))
+        bodies = client.hvals("dramatiq:relaytest.msgs")
+        published = [json.loads(body)["message_id"] for body in bodies]
+        assert len(published) == 2000
+        assert sorted(published) == sorted(message_id_of("platform", row["id"]) for row in rows)
+        assert all(relay.published > 0 for relay in relays)
+        left = await connection.execute_query_dict(
+            "SELECT count(*) AS n FROM outbox WHERE queue = 'relaytest' AND published_at IS NULL")
+        assert left[0]["n"] == 0
+    finally:
+        client.delete("dramatiq:relaytest", "dramatiq:relaytest.msgs")
+        client.close()
+        for broker in brokers:
+            broker.close()
