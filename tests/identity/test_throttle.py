@@ -86,11 +86,13 @@ async def test_auth_endpoints_are_limited_per_address_successes_included(start_s
     server = start_server("identity", SANIC_PROXIES_COUNT="1", AUTH_IP_LIMIT="5")
     crowd, other = {"X-Forwarded-For": "10.9.9.9"}, {"X-Forwarded-For": "10.9.9.10"}
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        statuses = [(await http.get("/v1/auth/validate", headers=crowd)).status_code for _ in range(7)]
-        limited = await http.get("/v1/auth/validate", headers=crowd)
-        elsewhere = await http.get("/v1/auth/validate", headers=other)
+        statuses = [(await http.get("/v1/auth/sessions", headers=crowd)).status_code for _ in range(7)]
+        limited = await http.get("/v1/auth/sessions", headers=crowd)
+        elsewhere = await http.get("/v1/auth/sessions", headers=other)
         not_auth = await http.get("/.well-known/openid-configuration", headers=crowd)
+        hop = await http.get("/v1/auth/validate", headers=crowd)
     assert statuses[:5] == [401] * 5 and statuses[5:] == [429, 429]
+    assert hop.status_code == 401  # the session hop is not counted: the dashboard's every request makes it
     assert limited.json()["error"]["code"] == "TooManyAttempts"
     assert limited.headers["X-RateLimit-Limit"] == "5" and int(limited.headers["Retry-After"]) >= 1
     assert elsewhere.status_code == 401  # another address has its own count
