@@ -52,3 +52,10 @@ def test_the_registry_and_models_import_no_broker_and_no_sanic():
             "assert 'dramatiq' not in sys.modules and 'sanic' not in sys.modules, "
             "[m for m in ('dramatiq', 'sanic') if m in sys.modules]")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_a_worker_process_imports_no_sanic_app():
+    code = ("import sys, tasks; "
+            "assert 'sanic' not in sys.modules, 'sanic'; "
+            "assert not [m for m in sys.modules if m == 'app.platform.server' or m == 'app.identity.server'], 'server'")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
