@@ -18,6 +18,7 @@ from typing import Awaitable, Callable
 
 from app.http.errors import BadRequest
 from herald.settings import get_settings
+from herald.timestamps import iso
 
 
 class CommandError(BadRequest):
@@ -35,8 +36,8 @@ def domain_json(domain, with_records: bool = True) -> dict:
 
     body = {"Name": domain.name, "Verified": domain.verified, "DnsStatus": domain.dns_status,
             "State": domain.state().value, "DkimSelector": domain.dkim_selector,
-            "VerifiedAt": domain.verified_at, "CheckedAt": domain.checked_at,
-            "UnreachableSince": domain.unreachable_since}
+            "VerifiedAt": iso(domain.verified_at), "CheckedAt": iso(domain.checked_at),
+            "UnreachableSince": iso(domain.unreachable_since)}
     if with_records and domain.dkim_public_key:
         body["Records"] = dns_records(domain, get_settings().mail_domain)
     return body
