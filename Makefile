@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: up test lint-imports install install-test migrate bench profile clean
+.PHONY: up test lint-imports install install-test migrate bench profile chaos fuzz swagger-ui clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,12 +31,34 @@ test: install-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Benchmarks (bench/README.md): uses DATABASE_URL / REDIS_URL when set, else embedded servers.
-bench: install
+bench: install-test
 	$(BIN)/python -m bench $(BENCH_ARGS)
+
+# 10,000 e-mails over SMTP through worker kills, a Redis and a platform restart (bench/chaos.py);
+# not part of `make test` (tests/platform/test_message_faults.py is its bounded version).
+chaos: install-test
+	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)
+
+# Schemathesis against every running system from its /openapi.json (docs/openapi.md): the bounded
+# run of `make test`, with 20 times the examples and time budget; the full report in var/fuzz.log.
+fuzz: install-test
+	mkdir -p var && rm -f var/fuzz.log
+	HERALD_FUZZ_SCALE=$${HERALD_FUZZ_SCALE:-20} HERALD_FUZZ_LOG=$(CURDIR)/var/fuzz.log \
+		$(BIN)/python -m pytest tests/http/test_fuzz.py -o timeout=3600 $(PYTEST_ARGS)
+
+# Refreshes the API reference renderer committed in app/http/static/swagger-ui/ (docs/openapi.md)
+# from the npm registry: swagger-ui-dist's prebuilt bundle, its stylesheet and licence files.
+SWAGGER_UI_VERSION ?= 5.35.0
+swagger-ui:
+	rm -rf var/swagger-ui && mkdir -p var/swagger-ui
+	cd var/swagger-ui && npm pack --silent swagger-ui-dist@$(SWAGGER_UI_VERSION) && tar xzf swagger-ui-dist-$(SWAGGER_UI_VERSION).tgz
+	cd var/swagger-ui/package && cp swagger-ui-bundle.js swagger-ui.css LICENSE NOTICE swagger-ui-bundle.js.LICENSE.txt \
+		$(CURDIR)/app/http/static/swagger-ui/
+	rm -rf var/swagger-ui
 
 profile: install
 	$(BIN)/python -m pip install --quiet "py-spy>=0.3,<1"
-	$(BIN)/python -m bench --profile --skip-e2e $(BENCH_ARGS)
+	$(BIN)/python -m bench --profile --skip-e2e --skip-idle --skip-workers --scale-rows 0 $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

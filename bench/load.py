@@ -9,6 +9,10 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
+from typing import Callable, Union
+
+# A request's bytes, or a function making each request anew (a fresh Idempotency-Key per send).
+Request = Union[bytes, Callable[[], bytes]]
 
 
 def build_request(method: str, path: str, body: bytes | None, headers: dict[str, str], host: str) -> bytes:
@@ -78,10 +82,11 @@ def merge(results: list[Result]) -> Result:
     return merged
 
 
-async def closed_loop(host: str, port: int, request: bytes, concurrency: int, seconds: float, expected: int,
+async def closed_loop(host: str, port: int, request: Request, concurrency: int, seconds: float, expected: int,
                       warmup: float = 0.0) -> Result:
     """`concurrency` connections, each sending the next request as soon as the last is answered."""
     result = Result()
+    make = request if callable(request) else (lambda: request)
     if warmup:
         await closed_loop(host, port, request, concurrency, warmup, expected)
     cpu0, start = time.process_time(), time.perf_counter()
@@ -91,8 +96,9 @@ async def closed_loop(host: str, port: int, request: bytes, concurrency: int, se
         reader, writer = await asyncio.open_connection(host, port)
         try:
             while time.perf_counter() < stop_at:
+                payload = make()
                 sent = time.perf_counter()
-                writer.write(request)
+                writer.write(payload)
                 status, _ = await read_response(reader)
                 result.latencies.append(time.perf_counter() - sent)
                 result.count(status)

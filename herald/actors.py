@@ -26,6 +26,11 @@ class Queue(StrEnum):
     IDENTITY_MAIL = "identity_mail"
 
 
+# Idle workers wait on this Redis channel (tasks/wake.py); a relay publishes a queue's name there
+# after enqueueing to it, so a new job is fetched at once rather than at the workers' next poll.
+WORKER_WAKE_CHANNEL = "herald:workers:wake"
+
+
 @dataclass(frozen=True)
 class ActorRef:
     name: str  # "<noun>.<verb>", as declared with @dramatiq.actor(actor_name=...)

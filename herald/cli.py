@@ -17,7 +17,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import sys
+from pathlib import Path
 
 from herald.errors import exit_on_config_error
 from herald.settings import get_settings, system_by_name
@@ -32,6 +34,18 @@ def serve_argv(system: str, host: str, port: int, workers: int) -> list[str]:
             "--port", str(port), "--no-motd"]
     argv += ["--single-process"] if workers == 1 else ["--workers", str(workers)]
     return argv
+
+
+def serve_env(var_dir: Path, system: str, workers: int) -> dict[str, str]:
+    """The environment of `herald serve`: with several workers, a fresh PROMETHEUS_MULTIPROC_DIR
+    (unless one is given) so that /metrics adds up every worker's counters, not one worker's."""
+    env = dict(os.environ)
+    if workers > 1 and not env.get("PROMETHEUS_MULTIPROC_DIR"):
+        metrics_dir = var_dir / "http-metrics" / system
+        shutil.rmtree(metrics_dir, ignore_errors=True)  # counters of an earlier run are not this one's
+        metrics_dir.mkdir(parents=True)
+        env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
+    return env
 
 
 def worker_argv(processes: int, threads: int, queues: list[str] | None = None) -> list[str]:
@@ -83,8 +97,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings = get_settings()
         system = system_by_name(args.system)
     port = args.port or settings.ports[system.name]
-    argv = serve_argv(system.name, args.host or settings.host, port, args.workers or settings.http_workers)
-    os.execv(argv[0], argv)
+    workers = args.workers or settings.http_workers
+    argv = serve_argv(system.name, args.host or settings.host, port, workers)
+    os.execve(argv[0], argv, serve_env(settings.var_dir, system.name, workers))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

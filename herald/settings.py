@@ -59,17 +59,25 @@ class Settings:
     # Webhooks may reach loopback receivers (development and tests only; on by default with HERALD_ENV=test).
     webhooks_allow_loopback: bool = False
     # How long an idle worker waits on an empty queue before polling again: bounds pick-up latency.
-    worker_poll_ms: int = 100
+    worker_poll_ms: int = 2000
+    # The systems whose outbox this scheduler relays (empty: every system with an outbox), so a
+    # system's relay can run in a scheduler of its own (next to its database, or scaled alone).
+    relay_systems: tuple[str, ...] = ()
     # Connections each process may open to a system's database (PostgreSQL's own limit is shared).
     database_pool_max: int = 20
     # Requests per minute one client address may make to the identity server's auth endpoints.
     auth_ip_limit: int = 1000
     # Sign-ups, and separately e-mail changes, one client address may make per hour (identity server).
     account_ip_limit: int = 20
+    # Password-reset requests and recovery steps one client address may make per hour (identity server).
+    recovery_ip_limit: int = 20
     # The identity server's e-mail (docs/identity.md): an API key with email:send of the operator's
     # tenant and a sender address on a verified domain of it (`herald up` makes both by default).
     identity_mail_key: str | None = None
     identity_mail_from: str | None = None
+    # Origins (scheme://host[:port]) besides PLATFORM_URL's whose cookie-authenticated writes the
+    # dashboard surface accepts (docs/dashboard.md, CSRF).
+    dashboard_origins: tuple[str, ...] = ()
 
     def worker_env(self) -> dict[str, str]:
         """Environment of a `dramatiq` worker process. Dramatiq reads these at import, and its
@@ -229,15 +237,19 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         service_token=service_token,
         providers={channel: env.get(f"{channel.upper()}_PROVIDER") or "sink"
                    for channel in ("email", "sms", "push", "whatsapp")},
-        delivery_lease_seconds=_int(env, "DELIVERY_LEASE_SECONDS", 120, 10, 3600),
+        # Renewed every third of itself while the provider call runs (tasks/delivery.py): it bounds
+        # how long a message killed mid-delivery waits, not how long a delivery may take.
+        delivery_lease_seconds=_int(env, "DELIVERY_LEASE_SECONDS", 15, 10, 3600),
         reconcile_after_seconds=_int(env, "RECONCILE_AFTER_SECONDS", 300, 1, 86_400),
         public_urls=public_urls,
         # 0 turns the worker metrics exporter off.
         worker_metrics_port=_int(env, "WORKER_METRICS_PORT", 9191, 0, 65535) or None,
-        worker_poll_ms=_int(env, "WORKER_POLL_MS", 100, 10, 10_000),
+        # The longest idle poll: new messages wake the workers at once (tasks/wake.py).
+        worker_poll_ms=_int(env, "WORKER_POLL_MS", 2000, 10, 10_000),
         database_pool_max=_int(env, "DATABASE_POOL_MAX", 20, 1, 1000),
         auth_ip_limit=_int(env, "AUTH_IP_LIMIT", 1000, 1, 10_000_000),
         account_ip_limit=_int(env, "ACCOUNT_IP_LIMIT", 20, 1, 10_000_000),
+        recovery_ip_limit=_int(env, "RECOVERY_IP_LIMIT", 20, 1, 10_000_000),
         provider_configs={channel: _json_object(env, f"{channel.upper()}_PROVIDER_CONFIG")
                           for channel in ("email", "sms", "push", "whatsapp")},
         mail_domain=(text("MAIL_DOMAIN") or "herald.test").lower().rstrip("."),
@@ -246,7 +258,35 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         webhooks_allow_loopback=_flag(env, "WEBHOOKS_ALLOW_LOOPBACK", herald_env == "test"),
         identity_mail_key=text("IDENTITY_MAIL_KEY"),
         identity_mail_from=text("IDENTITY_MAIL_FROM"),
+        dashboard_origins=_origins(env, "DASHBOARD_ORIGINS"),
+        relay_systems=_systems(env, "RELAY_SYSTEMS"),
     )
+
+
+def _systems(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Comma-separated names of systems that have an outbox (herald/actors.py)."""
+    from herald.actors import systems_with_outbox
+
+    known = systems_with_outbox()
+    found = tuple(item.strip() for item in (env.get(name) or "").split(",") if item.strip())
+    unknown = [item for item in found if item not in known]
+    if unknown:
+        raise ConfigError(name, f"{', '.join(unknown)}: not a system with an outbox ({', '.join(known)})")
+    return found
+
+
+def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Comma-separated origins, each an http(s) scheme and host (and port), nothing after them."""
+    found = []
+    for item in (env.get(name) or "").split(","):
+        item = item.strip().rstrip("/")
+        if not item:
+            continue
+        parts = urlsplit(item)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
+            raise ConfigError(name, f"{item!r} is not an origin such as https://app.example.com")
+        found.append(f"{parts.scheme}://{parts.netloc}".lower())
+    return tuple(found)
 
 
 class _ReadRecorder(Mapping[str, str]):

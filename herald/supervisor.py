@@ -4,6 +4,11 @@ Children run in their own session (a Ctrl-C reaches only us, and we stop them in
 get SIGTERM if this process dies without cleaning up (Linux parent-death signal). A child that
 exits is reported on stderr and restarted with backoff; one that keeps crashing stops the
 whole tree with a non-zero exit, rather than leaving a half-running Herald.
+
+"Keeps crashing" means a start-up crash loop: MAX_CRASHES exits within CRASH_WINDOW, each less
+than STARTUP_SECONDS after its start (a bad setting, a port taken, a database away). A child that
+ran longer and then died (a worker SIGKILLed or OOM-killed) is restarted after a second however
+often it happens, and its count starts again: a killed worker never stops Herald.
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from pathlib import Path
 _PR_SET_PDEATHSIG = 1
 CRASH_WINDOW = 60.0
 MAX_CRASHES = 5
+# An exit this soon after a start counts toward a crash loop; a later one is a killed child.
+STARTUP_SECONDS = 5.0
+MAX_RESTART_DELAY = 10.0
 STOP_GRACE = 15.0
 
 
@@ -46,8 +54,10 @@ class Child:
     process: subprocess.Popen | None = None
     crashes: list[float] = field(default_factory=list)
     next_start: float = 0.0
+    started_at: float = 0.0
 
     def start(self) -> None:
+        self.started_at = time.monotonic()
         stdout = open(self.log, "ab") if self.log else None  # noqa: SIM115 - handed to the child
         try:
             self.process = subprocess.Popen(
@@ -98,14 +108,16 @@ class Supervisor:
                 if code is None:
                     continue
                 child.process = None
+                if now - child.started_at >= STARTUP_SECONDS:
+                    child.crashes = []  # it had started: a killed child, not a crash loop
                 child.crashes = [t for t in child.crashes if now - t < CRASH_WINDOW] + [now]
                 if not child.restart or len(child.crashes) >= MAX_CRASHES:
                     say(f"{child.name} exited with code {code} and will not be restarted; stopping Herald")
                     self.failed = True
                     self.stopping = True
                     break
-                delay = min(2 ** (len(child.crashes) - 1), 10)
-                say(f"{child.name} exited with code {code}; restarting in {delay}s"
+                delay = min(2 ** (len(child.crashes) - 1), MAX_RESTART_DELAY)
+                say(f"{child.name} exited with code {code}; restarting in {delay:g}s"
                     + (f" (log: {child.log})" if child.log else ""))
                 child.next_start = now + delay
             time.sleep(0.2)

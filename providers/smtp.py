@@ -16,7 +16,8 @@ certificate still checked against ``host``), ``port`` one of 25, 465, 587, 2525;
 (a path on the worker's disk is the operator's to choose).
 
 The MIME message is built with the standard library: multipart/alternative when there are text
-and HTML parts, Message-ID (from the message id and the sender's domain), Date, Reply-To, the
+and HTML parts, Message-ID (``<msg_...@sender-domain>``: the message's public id, the same on every
+attempt, so a receiver can drop a repeat after a worker crash), Date, Reply-To, the
 request's custom headers (``List-Unsubscribe`` and ``List-Unsubscribe-Post`` among them, both
 then covered by the signature, RFC 8058). Addresses (From, To, Cc, Reply-To) are parsed and
 written again from their parts, display names quoted or encoded as needed; a header name or value
@@ -24,6 +25,7 @@ that could end the line (CR, LF, NUL) or an address that is not exactly one vali
 the message (PermanentProviderError), whatever was checked before: nothing of it reaches the
 wire. Without a DKIM key the message is refused: Herald sends only signed mail from verified
 domains. SMTP 4xx answers are transient, 5xx permanent, a refused login is a configuration error.
+The signature is computed off the event loop, the RSA step in OpenSSL (providers/dkim_signing.py).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from dataclasses import replace
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
-from email.utils import formatdate, make_msgid
+from email.utils import formatdate
 
 import aiosmtplib
 import dkim
@@ -46,6 +48,7 @@ from herald import egress
 # The headers Herald writes itself: refused at accept (app/platform/message/schemas.py) and here again.
 from models.platform.message import reserved_email_header
 from providers.base import EmailProvider, Outgoing, Receipt
+from providers.dkim_signing import sign_off_loop
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
 
 log = logging.getLogger("herald.providers")
@@ -76,6 +79,11 @@ def address(what: str, text: str) -> Address:
     return Address(display_name=found[0].display_name, username=found[0].username, domain=found[0].domain)
 
 
+def message_id_header(message_id: str, domain: str) -> str:
+    """The Message-ID of an e-mail: derived from its public id alone, never minted per attempt."""
+    return f"<{message_id}@{domain}>"
+
+
 def build_message(message: Outgoing) -> EmailMessage:
     content = message.content or {}
     sender = address("the From address", message.sender or "")
@@ -86,7 +94,7 @@ def build_message(message: Outgoing) -> EmailMessage:
         mime["Cc"] = [address("a Cc address", text) for text in content["Cc"]]
     mime["Subject"] = _one_line("the subject", message.subject or "")
     mime["Date"] = formatdate(usegmt=True)
-    mime["Message-ID"] = make_msgid(idstring=message.message_id, domain=sender.domain)
+    mime["Message-ID"] = message_id_header(message.message_id, sender.domain)
     if content.get("ReplyTo"):
         mime["Reply-To"] = [address("a Reply-To address", text) for text in content["ReplyTo"]]
     mime["X-Herald-Message-Id"] = message.message_id
@@ -222,7 +230,7 @@ class SmtpProvider(EmailProvider):
             raise ProviderConfigError(f"no DKIM key for the sender domain of {message.sender!r}; "
                                       "add the domain with `herald domain add`")
         mime = build_message(message)
-        raw = sign(mime.as_bytes(), message)
+        raw = await sign_off_loop(sign, mime.as_bytes(), message)
         # The envelope: the checked addresses, never the texts as given.
         envelope_from = mime["From"].addresses[0].addr_spec
         recipient = address("the recipient", message.recipient).addr_spec

@@ -80,8 +80,9 @@ async def run() -> None:
     # The relays run in every scheduler process, leader or not: SKIP LOCKED makes that safe,
     # and a second scheduler then also means a second relay of each system.
     broker = RedisBroker(url=redis_url, middleware=[])
+    relayed = settings.relay_systems or systems_with_outbox()
     relay_tasks = [asyncio.create_task(OutboxRelay(broker, redis, system).run(stop), name=f"outbox-relay-{system}")
-                   for system in systems_with_outbox()]
+                   for system in relayed]
 
     leading = False
     log.info("scheduler started with %d jobs; waiting for the lease", len(JOBS))

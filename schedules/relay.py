@@ -3,7 +3,8 @@ an outbox, all in the scheduler process; :func:`herald.actors.systems_with_outbo
 
 It claims unpublished rows in batches with ``SELECT ... FOR UPDATE SKIP LOCKED`` (so several
 relays can run at once and each row goes out once), enqueues a Dramatiq message per row, and
-marks the rows published in the same transaction. It wakes at once on a Redis nudge from the
+marks the rows published in the same transaction, then nudges the idle workers of those queues
+(tasks/wake.py). It wakes at once on a Redis nudge from the
 HTTP processes, and sweeps every SWEEP_SECONDS anyway, so a lost nudge only delays.
 
 If the process dies between enqueueing and committing, the rows are published again by the
@@ -20,8 +21,10 @@ import uuid
 import redis.asyncio as aioredis
 from dramatiq import Message
 from dramatiq.brokers.redis import RedisBroker
+from dramatiq.common import dq_name
 from tortoise.transactions import in_transaction
 
+from herald.actors import WORKER_WAKE_CHANNEL
 from models.outbox import wake_channel
 
 log = logging.getLogger("herald.relay")
@@ -51,6 +54,14 @@ class OutboxRelay:
                               args=tuple(json.loads(args) if isinstance(args, str) else args), kwargs={},
                               options={}, message_id=message_id_of(self.system, row["id"]))
             self.broker.enqueue(message, delay=row["delay_ms"] or None)
+        queues = {dq_name(row["queue"]) if row["delay_ms"] else row["queue"] for row in rows}
+        try:
+            pipe = self.broker.client.pipeline(transaction=False)
+            for queue in sorted(queues):
+                pipe.publish(WORKER_WAKE_CHANNEL, queue)
+            pipe.execute()
+        except Exception as exc:  # noqa: BLE001 - enqueued all the same: the workers' poll finds them
+            log.debug("worker wake nudge failed: %r", exc)
 
     async def publish_batch(self) -> int:
         async with in_transaction(self.system) as conn:

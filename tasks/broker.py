@@ -11,18 +11,17 @@ from dramatiq.brokers.redis import RedisBroker
 from herald.errors import exit_on_config_error
 from herald.settings import Settings, get_settings
 from tasks.middleware import EventLoopResources, QueueDepth
+from tasks.wake import WakeableRedisBroker, heartbeat_timeout_ms
 from herald.actors import Queue
 
 NAMESPACE = "dramatiq"
 
 
 def build_broker(settings: Settings) -> RedisBroker:
-    broker = RedisBroker(
-        url=settings.require_redis_url(),
-        namespace=NAMESPACE,
-        # A dead worker's messages come back after this long without a heartbeat.
-        heartbeat_timeout=30_000,
-    )
+    # Woken by a signal rather than polled fast; a dead worker's messages come back within
+    # seconds (tasks/wake.py).
+    broker = WakeableRedisBroker(url=settings.require_redis_url(), namespace=NAMESPACE,
+                                 heartbeat_timeout=heartbeat_timeout_ms(settings.worker_poll_ms))
     broker.add_middleware(EventLoopResources(settings, ["platform", "identity"]))
     if settings.worker_metrics_port is not None:
         metrics_env = settings.worker_env()

@@ -1,8 +1,11 @@
 """Delivering messages: one actor per channel (``<channel>.deliver`` on queue ``<channel>``).
 
 The actor gets a message id and:
-1. claims it (queued -> sending, with a lease): a duplicate from the broker finds nothing to
-   claim and does nothing, so a message delivered twice by the broker is sent once;
+1. claims it (queued -> sending, with a lease renewed every third of itself while the attempt
+   runs): a duplicate from the broker finds nothing to claim and does nothing. A worker killed
+   between the provider accepting a message and ``sent`` being recorded leaves it ``sending``;
+   once the lease runs out the reconciler hands it back and it is sent again (the crash window,
+   docs/messages.md): an e-mail keeps its Message-ID, HTTP providers get the same idempotency key;
 2. re-checks that it may still go: the sender domain still verified (e-mail), the recipient
    not suppressed, the tenant within its quota; otherwise the message fails, with the reason;
 3. calls the provider (the sink for test-mode keys; otherwise the tenant's configured provider,
@@ -20,6 +23,7 @@ Each step is a transition of the message that also appends to its timeline.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from email.utils import parseaddr
@@ -49,6 +53,11 @@ MAX_BACKOFF_SECONDS = 3600
 
 _settings = get_settings()
 LEASE_SECONDS = _settings.delivery_lease_seconds
+# How long one attempt may run (the lease is renewed meanwhile); then Dramatiq cancels it.
+TIME_LIMIT_SECONDS = 115
+# Only this attempt's lease: once the reconciler handed the message on, a late renewal is a no-op.
+_RENEW_LEASE = ("UPDATE messages SET lease_until = now() + make_interval(secs => $2) "
+                "WHERE id = $1 AND status = 'sending' AND attempts = $3")
 _providers = None
 
 
@@ -84,6 +93,28 @@ async def deliver(message_pk: int) -> str:
     message = await claim(connection, message_pk, LEASE_SECONDS)
     if message is None:
         return "skipped"
+    renewal = asyncio.create_task(_keep_lease(connection, message_pk, message["attempts"]))
+    try:
+        return await _deliver_claimed(connection, message)
+    finally:
+        renewal.cancel()
+
+
+async def _keep_lease(connection, message_pk: int, attempt: int) -> None:
+    """Renew the lease every third of it while this attempt runs: a slow provider keeps its
+    message, and a worker killed mid-delivery leaves it to the reconciler within LEASE_SECONDS."""
+    while True:
+        await asyncio.sleep(LEASE_SECONDS / 3)
+        try:
+            await connection.execute_query(_RENEW_LEASE, [message_pk, float(LEASE_SECONDS), attempt])
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - a missed renewal only risks a duplicate attempt
+            log.warning("could not renew the lease of message %s: %r", message_pk, error)
+
+
+async def _deliver_claimed(connection, message: dict) -> str:
+    message_pk = message["id"]
     reason = await why_not(message)
     if reason is not None:
         await finish(connection, message_pk, MessageStatus.FAILED, failure_reason=reason,
@@ -168,11 +199,11 @@ def _deliver_actor(channel: Channel):
         actor_name=ref.name,
         queue_name=ref.queue.value,
         # Unexpected errors (a database blip) retry quickly a few times; provider errors are
-        # handled above. A delivery may run until shortly before its lease runs out.
+        # handled above. An attempt may run TIME_LIMIT_SECONDS, its lease renewed meanwhile.
         max_retries=MAX_ATTEMPTS + 5,
         min_backoff=1_000,
         max_backoff=300_000,
-        time_limit=max(5, LEASE_SECONDS - 5) * 1000,
+        time_limit=TIME_LIMIT_SECONDS * 1000,
         max_age=7 * 24 * 3600 * 1000,
     )
 

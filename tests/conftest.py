@@ -115,9 +115,11 @@ async def platform(servers) -> AsyncIterator[httpx.AsyncClient]:
 
 @pytest.fixture(scope="session")
 def pipeline(services, servers, tmp_path_factory):
-    """A worker and a scheduler (with the outbox relay) for the run's shared databases."""
+    """A worker and a scheduler (with the platform's outbox relay) for the run's shared databases.
+    The identity outbox is left to the identity e-mail tests' own scheduler and worker
+    (tests/identity/test_email.py), which carry the mail credential and watch every attempt."""
     log_dir = tmp_path_factory.mktemp("pipeline")
-    env = {**services.env, "WORKER_THREADS": "4"}
+    env = {**services.env, "WORKER_THREADS": "4", "RELAY_SYSTEMS": "platform"}
     roles = [Process("worker", ["worker"], env, log_dir), Process("scheduler", ["scheduler"], env, log_dir)]
     yield services.sink_dir
     for role in roles:

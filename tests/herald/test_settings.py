@@ -60,3 +60,10 @@ def test_the_variables_herald_up_records_are_every_one_the_settings_read():
     assert {"DATABASE_URL", "PLATFORM_DATABASE_URL", "REDIS_URL", "SECRET_KEY", "SERVICE_TOKEN", "DNS_NAMESERVERS",
             "PLATFORM_PORT", "MAIL_DOMAIN", "EMAIL_PROVIDER_CONFIG", "IDENTITY_MAIL_KEY"} <= names
     assert "PATH" not in names
+
+
+def test_relay_systems_name_systems_with_an_outbox():
+    assert load_settings(GOOD).relay_systems == ()  # every system with an outbox
+    assert load_settings({**GOOD, "RELAY_SYSTEMS": "identity, platform"}).relay_systems == ("identity", "platform")
+    with pytest.raises(ConfigError, match="RELAY_SYSTEMS"):
+        load_settings({**GOOD, "RELAY_SYSTEMS": "platform,crm"})

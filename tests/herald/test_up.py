@@ -125,8 +125,9 @@ def _stop(popen):
     tree += tree[0].children(recursive=True)
     popen.send_signal(signal.SIGTERM)
     popen.wait(60)
-    time.sleep(0.5)
-    return [p for p in tree if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    # `herald up` waits for its children before it exits: give a straggler a bounded moment to go.
+    _, alive = psutil.wait_procs(tree[1:], timeout=2)
+    return [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
 
 
 def test_up_serves_everything_and_stops_cleanly(tmp_path):
@@ -201,3 +202,42 @@ def test_up_serves_everything_and_stops_cleanly(tmp_path):
         survivors = _stop(popen)
     assert survivors == []
     assert not (var_dir / "stack.json").exists()
+
+
+def _supervise(monkeypatch, argv):
+    """A Supervisor watching one child in a thread, with short timings for the test."""
+    import threading
+
+    from herald import supervisor as supervision
+
+    monkeypatch.setattr(supervision, "STARTUP_SECONDS", 0.5)
+    monkeypatch.setattr(supervision, "MAX_RESTART_DELAY", 0.2)
+    watcher = supervision.Supervisor()
+    child = watcher.add(supervision.Child("worker", argv, dict(os.environ)))
+    result = {}
+    thread = threading.Thread(target=lambda: result.setdefault("code", watcher.watch()), daemon=True)
+    thread.start()
+    return watcher, child, thread, result
+
+
+def test_a_worker_killed_again_and_again_is_restarted_and_never_stops_herald(monkeypatch):
+    watcher, child, thread, result = _supervise(monkeypatch, [sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        for _kill in range(7):  # more than MAX_CRASHES within the crash window
+            deadline = time.monotonic() + 10
+            while not (child.alive and time.monotonic() - child.started_at > 0.7):
+                assert time.monotonic() < deadline, "the killed child was not restarted"
+                time.sleep(0.05)
+            os.kill(child.process.pid, signal.SIGKILL)
+            time.sleep(0.1)
+        assert not watcher.stopping and not watcher.failed
+    finally:
+        watcher.stopping = True
+        thread.join(30)
+    assert result["code"] == 0
+
+
+def test_a_start_up_crash_loop_still_stops_herald(monkeypatch):
+    watcher, _child, thread, result = _supervise(monkeypatch, [sys.executable, "-c", "raise SystemExit(3)"])
+    thread.join(30)
+    assert result["code"] == 1 and watcher.failed

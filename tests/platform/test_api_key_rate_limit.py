@@ -5,6 +5,7 @@ import time
 from collections import Counter
 
 import httpx
+import psutil
 
 from tests.fixtures.harness import free_port
 
@@ -49,6 +50,30 @@ async def test_the_ceiling_holds_exactly_across_two_processes(start_server, make
     assert all(count == 50 for count in accepted.values())
 
 
+
+async def test_the_ceiling_holds_exactly_across_two_http_workers(start_server, make_account):
+    """HTTP_WORKERS=2: `herald serve` runs two Sanic worker processes on one port; with a second
+    server beside them (three processes in all) every window still admits exactly the ceiling."""
+    limits = {"RATE_LIMIT": "50", "RATE_LIMIT_WINDOW": "60"}
+    first = start_server("platform", PLATFORM_PORT=str(free_port()), HTTP_WORKERS="2", **limits)
+    second = start_server("platform", PLATFORM_PORT=str(free_port()), **limits)
+    workers = [child for child in psutil.Process(first.process.pid).children(recursive=True)
+               if "spawn_main" in " ".join(child.cmdline())]
+    assert len(workers) >= 2  # the two workers (Sanic's manager may spawn a helper process too)
+    account = await make_account()
+    async with httpx.AsyncClient(limits=httpx.Limits(max_connections=100), timeout=30) as client:
+        urls = [first.url, first.url, second.url] * 100
+        responses = await asyncio.gather(*(client.get(url + "/v1/account", headers=account.headers) for url in urls))
+    accepted = Counter(r.headers["X-RateLimit-Reset"] for r in responses if r.status_code == 200)
+    assert {r.status_code for r in responses} == {200, 429}
+    assert all(count == 50 for count in accepted.values())
+    # herald serve gave the workers a PROMETHEUS_MULTIPROC_DIR: /metrics adds up both workers' answers.
+    metrics = httpx.get(first.url + "/metrics", timeout=10).text
+    answered = sum(float(line.rsplit(" ", 1)[1]) for line in metrics.splitlines()
+                   if line.startswith("herald_http_requests_total{") and 'route="/v1/account"' in line)
+    assert answered == 200
+
+
 async def test_redis_down_the_gate_still_answers_and_limits_per_process(start_server, make_account):
     server = start_server("platform", PLATFORM_PORT=str(free_port()), REDIS_URL="redis://127.0.0.1:1/0",
                           RATE_LIMIT="3", RATE_LIMIT_WINDOW="60")
@@ -70,8 +95,13 @@ async def test_usage_starts_at_zero_and_counts_api_calls(platform, make_account)
     assert usage["UpdatedAt"] is None
     for _ in range(4):
         await platform.get("/v1/account", headers=account.headers)
-    await asyncio.sleep(1.5)  # the in-process buffer writes every second
-    usage = (await platform.get("/v1/account/usage", headers=account.headers)).json()["Usage"]
+    # The in-process buffer writes every second: wait (bounded) until the five calls are counted.
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        usage = (await platform.get("/v1/account/usage", headers=account.headers)).json()["Usage"]
+        if usage["ApiCalls"] >= 5 or asyncio.get_running_loop().time() > deadline:
+            break
+        await asyncio.sleep(0.1)
     assert usage["ApiCalls"] >= 5
     assert usage["UpdatedAt"] is None  # API calls alone are not sends
 
@@ -123,3 +153,27 @@ def test_every_429_describes_its_limit_even_without_a_limiter():
     assert QuotaExceeded(60, limit=500).headers["X-RateLimit-Limit"] == "500"
     given = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1800000000"}
     assert {**TooManyRequests(1, headers=given).headers, "Retry-After": "1"} == {**given, "Retry-After": "1"}
+
+
+async def test_hits_of_one_turn_share_a_round_trip_and_each_gets_its_own_place(services):
+    """120 concurrent hits on a ceiling of 100: exactly 100 admitted, each with its own Remaining,
+    in far fewer script calls than hits (they are counted together, INCRBY n)."""
+    import redis.asyncio as aioredis
+
+    from app.http.ratelimit import RateLimiter
+
+    client = aioredis.Redis.from_url(services.redis_url)
+    try:
+        limiter = RateLimiter(client, prefix=f"test:rl:{time.time_ns()}")
+        before = (await client.info("commandstats")).get("cmdstat_evalsha", {}).get("calls", 0)
+        decisions = await asyncio.gather(*(limiter.hit("key:one", 100, 60) for _ in range(120)),
+                                         *(limiter.hit("key:two", 5, 60) for _ in range(7)))
+        calls = (await client.info("commandstats")).get("cmdstat_evalsha", {}).get("calls", 0) - before
+    finally:
+        await client.aclose()
+    one, two = decisions[:120], decisions[120:]
+    assert sum(d.allowed for d in one) == 100 and sum(d.allowed for d in two) == 5
+    assert sorted(d.remaining for d in one if d.allowed) == list(range(100))
+    assert [d.allowed for d in one] == [True] * 100 + [False] * 20  # first come, first admitted
+    assert len({d.reset for d in decisions}) == 1
+    assert 1 <= calls <= 10  # other tests may share the server; 127 calls before the batching

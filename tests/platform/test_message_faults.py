@@ -8,8 +8,10 @@ message handed to the provider twice).
 import asyncio
 import json
 import signal
+import time
 from collections import Counter
 
+import asyncpg
 import httpx
 import pytest
 import redis
@@ -25,6 +27,18 @@ from tests.fixtures.stack import Stack
 pytestmark = pytest.mark.slow
 
 WORKER_THREADS = 8
+# Heartbeat timeout (10 s) + maintenance (at most 5 s), or lease (15 s here) + reconciler tick (5 s),
+# with room for a busy test machine; before, 30 s of heartbeat and a random maintenance draw, or
+# the 300 s reconciler bound.
+HANDBACK_SECONDS = 30
+
+
+async def ids_in(stack: Stack, status: str) -> list[int]:
+    connection = await asyncpg.connect(stack.database_url.replace("postgres://", "postgresql://", 1))
+    try:
+        return [row["id"] for row in await connection.fetch("SELECT id FROM messages WHERE status = $1", status)]
+    finally:
+        await connection.close()
 
 
 def provider_calls(stack: Stack) -> Counter:
@@ -33,7 +47,11 @@ def provider_calls(stack: Stack) -> Counter:
 
 
 async def test_a_worker_killed_mid_delivery_loses_nothing_and_sends_nothing_twice(services, tmp_path):
-    async with Stack(services, tmp_path) as stack:
+    """...and what the dead worker held is handed back promptly, with the production reconciler
+    bound for queued messages: the messages it had fetched go back to their queue once its Dramatiq
+    heartbeat is 10 s old (tasks/wake.py), the ones it was delivering once their lease runs out.
+    (When they are then delivered depends on the backlog ahead of them, i.e. on the machine.)"""
+    async with Stack(services, tmp_path, RECONCILE_AFTER_SECONDS="300") as stack:
         server = stack.serve()
         key = stack.test_key()
         stack.start("scheduler")
@@ -53,14 +71,32 @@ async def test_a_worker_killed_mid_delivery_loses_nothing_and_sends_nothing_twic
 
         await stack.until(some_delivered, 60, "first deliveries")
         worker.kill()  # SIGKILL, the whole worker process group, mid-stream
+        killed_at = time.monotonic()
         delivered_at_kill = len(stack.sink_ids())
         assert delivered_at_kill < 1000, "the worker finished before it could be killed"
+        broker_redis = redis.Redis.from_url(stack.redis_url)
+        held = [key for key in broker_redis.scan_iter("dramatiq:__acks__.*") if broker_redis.scard(key)]
+        sending = await ids_in(stack, "sending")
+        assert held, "the worker held nothing when it was killed"
         stack.start("worker", WORKER_THREADS=str(WORKER_THREADS))
+
+        async def fetched_handed_back():
+            return not any(broker_redis.scard(key) for key in held)
+
+        await stack.until(fetched_handed_back, HANDBACK_SECONDS, "the dead worker's fetched messages requeued")
+
+        async def leases_handed_back():
+            return not (set(sending) & set(await ids_in(stack, "sending")))
+
+        await stack.until(leases_handed_back, HANDBACK_SECONDS, "the dead worker's deliveries handed back")
+        handed_back_in = time.monotonic() - killed_at
+        broker_redis.close()
 
         async def all_sent():
             return (await stack.statuses()) == {"sent": 1000}
 
         await stack.until(all_sent, 120, "every message sent")
+        assert handed_back_in < HANDBACK_SECONDS
         assert sorted(stack.sink_ids()) == sorted(ids)  # each message recorded, once
         calls = provider_calls(stack)
         assert set(calls) == set(ids)
@@ -72,6 +108,8 @@ async def test_a_worker_killed_mid_delivery_loses_nothing_and_sends_nothing_twic
 
 
 async def test_sends_are_accepted_while_redis_is_down_and_delivered_after(services, tmp_path):
+    """...and then, the stack idle, a new message wakes the workers at once: they poll Redis rarely
+    (here every 10 s at most) and are woken by a publish when work is enqueued (tasks/wake.py)."""
     port = free_port()
     data = tmp_path / "redis"
     redis_process = redis_server(port, data)
@@ -81,7 +119,7 @@ async def test_sends_are_accepted_while_redis_is_down_and_delivered_after(servic
             server = stack.serve()
             key = stack.test_key()
             stack.start("scheduler")
-            stack.start("worker")
+            stack.start("worker", WORKER_POLL_MS="10000")
             redis_process.send_signal(signal.SIGTERM)
             redis_process.wait(10)
             ids = []
@@ -101,6 +139,22 @@ async def test_sends_are_accepted_while_redis_is_down_and_delivered_after(servic
             assert sorted(stack.sink_ids()) == sorted(ids)
             # Relayed and reconciled both, each message still reached the provider exactly once.
             assert provider_calls(stack) == Counter({message_id: 1 for message_id in ids})
+
+            # Not a synchronisation: the idle period under test, long enough for every consumer's
+            # poll backoff to reach WORKER_POLL_MS.
+            await asyncio.sleep(15)
+            async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+                sent_at = time.monotonic()
+                response = await client.post("/v1/emails/send", json=email(to=["idle@example.com"]),
+                                             headers={"Authorization": f"Bearer {key}"})
+            assert response.status_code == 202, response.text
+            late = response.json()["MessageId"]
+
+            async def picked_up():
+                return late in stack.sink_ids()
+
+            await stack.until(picked_up, 30, "the message sent to an idle stack")
+            assert time.monotonic() - sent_at < 2.5, "an idle worker waited for its poll instead of being woken"
     finally:
         redis_process.send_signal(signal.SIGTERM)
         redis_process.wait(10)
@@ -130,3 +184,4 @@ async def test_two_relays_at_once_publish_each_row_once(settings):
         client.close()
         for broker in brokers:
             broker.close()
+

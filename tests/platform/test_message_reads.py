@@ -104,3 +104,38 @@ async def test_a_key_reads_only_the_messages_of_its_own_mode(platform, sender):
         assert (await platform.get(f"/v1/emails/{mine}", headers=account.headers)).status_code == 200
         other = await platform.get(f"/v1/emails/{theirs}", headers=account.headers)
         assert other.status_code == 404 and other.json()["Error"]["Code"] == "NotFound"
+
+
+async def _plan(sql: str, params: list) -> str:
+    """The plan PostgreSQL picks for ``sql`` when a sequential scan is ruled out (tiny test tables
+    would otherwise always be scanned): shows that an index can answer the query as written."""
+    from tortoise.transactions import in_transaction
+
+    async with in_transaction("platform") as conn:
+        await conn.execute_script("SET LOCAL enable_seqscan = off")
+        rows = await conn.execute_query_dict("EXPLAIN " + sql, params)
+    return "\n".join(row["QUERY PLAN"] for row in rows)
+
+
+async def test_the_reads_have_their_indexes():
+    """Migration 0008: a message's timeline, a status filter and a `q` search (as Tortoise writes
+    icontains: UPPER(CAST(col AS VARCHAR)) LIKE UPPER(...)) are each answered by an index."""
+    from tortoise.expressions import Q
+
+    from models.platform.message import Message
+
+    timeline = await _plan("SELECT * FROM message_events WHERE message_id = $1 ORDER BY id", [1])
+    assert "message_events_message" in timeline
+    status = await _plan("SELECT id FROM messages WHERE tenant_id = $1 AND mode = $2 AND channel = $3 AND status = $4",
+                         [1, "test", "email", "failed"])
+    # On a test-sized table the planner may pick either index that leads with the tenant; at scale
+    # the bench's plans (bench/results/*-plans.txt) show this one chosen. Here: it exists, keyed so.
+    assert "Seq Scan" not in status
+    from tortoise import connections
+
+    [definition] = await connections.get("platform").execute_query_dict(
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'messages_tenant_status'")
+    assert "(tenant_id, mode, channel, status, id)" in definition["indexdef"]
+    search = Message.filter(Q(recipient__icontains="someone@") | Q(subject__icontains="someone@")).only("id")
+    plan = await _plan(search.sql(), ["%someone@%", "%someone@%"])
+    assert "messages_recipient_trgm" in plan and "messages_subject_trgm" in plan

@@ -347,3 +347,36 @@ async def test_deeply_nested_json_is_400_on_the_send_routes(platform, sender):
         assert response.json()["Error"]["Code"] == "ValidationError"
         assert response.json()["Error"]["Details"] == {"body": "nested deeper than 32 levels"}
     assert (await platform.get("/v1/account", headers=sender.headers)).status_code == 200
+
+
+def test_answers_are_encoded_byte_for_byte_as_the_standard_library_encoded_them():
+    """orjson writes what json.dumps(separators=(",", ":"), ensure_ascii=False, default=str) wrote:
+    key order, unicode as is, escapes, non-string keys, datetimes and decimals through str, and a
+    body orjson refuses (an integer past 64 bits) through the standard library."""
+    import dataclasses
+    import decimal
+    from datetime import date, datetime, timezone
+
+    from app.http.responses import _dumps
+
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    bodies = [
+        {"Subject": "Olá 🌍 中文 \u2028 \x00 \"quoted\" \\", "Z": None, "A": [1, 2.5, True, {"x": []}]},
+        {"At": datetime(2026, 11, 22, 10, 0, 0, 123, tzinfo=timezone.utc), "Day": date(2026, 11, 22)},
+        {1: "int key", "Amount": decimal.Decimal("1.10"), "Tuple": (1, 2), "Point": Point(1)},
+        {"Huge": 2**70, "Negative": -(2**63)},
+    ]
+    for body in bodies:
+        assert _dumps(body) == json.dumps(body, separators=(",", ":"), ensure_ascii=False, default=str).encode()
+
+
+async def test_an_answer_carries_unicode_as_utf8_and_moments_as_rfc3339(platform, sender):
+    response = await platform.post("/v1/emails/send", json=email(subject="Olá 🌍 \"quoted\""), headers=sender.headers)
+    assert response.status_code == 202, response.text
+    detail = await platform.get(f"/v1/emails/{response.json()['MessageId']}", headers=sender.headers)
+    assert "Olá 🌍 \\\"quoted\\\"".encode() in detail.content  # raw UTF-8, JSON-escaped quotes only
+    assert detail.headers["content-type"] == "application/json"
+    assert detail.json()["Message"]["CreatedAt"].endswith("Z")

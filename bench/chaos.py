@@ -1,0 +1,395 @@
+"""`make chaos` (`python -m bench.chaos`): e-mails through faults, nothing lost.
+
+Sends --messages e-mails (10,000) at a steady --rate through `POST /v1/emails/send` with a live
+key, from a verified sender domain, delivered over SMTP with DKIM to a local aiosmtpd receiver
+that counts every message it accepts by Message-ID. Meanwhile: --kills SIGKILLs of a worker
+process (one Dramatiq worker process; its `dramatiq` parent then stops the others and exits, as
+in production), one Redis restart and one platform HTTP restart.
+
+The roles run as `herald up` runs them: separate processes (platform HTTP, scheduler, workers)
+under herald.supervisor, which restarts each after a crash; the killed worker is restarted by
+the same guard that stops a start-up crash loop (it had run longer than STARTUP_SECONDS).
+PostgreSQL is DATABASE_URL (else an embedded one); Redis is always its own embedded one here,
+since it is restarted (append-only file, so a restart loses nothing).
+
+Prints accepted, received, lost, duplicates (each with whether a worker kill followed its first
+receipt within CRASH_WINDOW_SECONDS: the documented crash window), and the time from the last
+fault (or the last accept, when later) to every message final. Exits non-zero when anything is
+lost, a message is not final, duplicates exceed 0.1 % or one is unexplained, or settling took
+longer than SETTLE_SECONDS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import asyncpg
+import httpx
+import psutil
+
+from herald.cli import scheduler_argv, serve_argv, worker_argv
+from herald.settings import load_settings, replace_database
+from herald.supervisor import Child, Supervisor
+
+ROOT = Path(__file__).resolve().parent.parent
+SETTLE_SECONDS = 30.0
+# A duplicate is explained when a worker was killed within this long after the first copy
+# arrived: the provider had the message, the worker died before `sent` was recorded.
+CRASH_WINDOW_SECONDS = 15.0
+MAX_DUPLICATE_RATIO = 0.001
+IN_FLIGHT = 32
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def say(text: str) -> None:
+    print(f"chaos: {text}", file=sys.stderr, flush=True)
+
+
+class Receiver:
+    """aiosmtpd handler: when each Message-ID (and Herald message id) arrived, every time."""
+
+    def __init__(self) -> None:
+        self.arrivals: dict[str, list[float]] = {}
+        self.herald_ids: dict[str, str] = {}
+
+    async def handle_DATA(self, server, session, envelope):
+        from email.parser import BytesHeaderParser
+
+        headers = BytesHeaderParser().parsebytes(envelope.original_content or envelope.content)
+        message_id = headers.get("Message-ID", "")
+        self.arrivals.setdefault(message_id, []).append(time.monotonic())
+        self.herald_ids[message_id] = headers.get("X-Herald-Message-Id", "")
+        return "250 OK queued"
+
+
+def _herald(env: dict, *args: str) -> dict:
+    result = subprocess.run([sys.executable, "-m", "herald.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                            env=env, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"herald {' '.join(args)}: {result.stderr}")
+    return json.loads(result.stdout)
+
+
+def _database_url(tmp: Path, children: list) -> str:
+    if os.environ.get("DATABASE_URL"):
+        return os.environ["DATABASE_URL"]
+    from herald.embedded import EmbeddedPostgres
+
+    server = EmbeddedPostgres(tmp / "pg", free_port())
+    server.prepare()
+    command = server.command()
+    children.append(subprocess.Popen(command.argv, user=command.user, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, start_new_session=True))
+    server.wait_ready()
+    return server.url
+
+
+class RedisRole:
+    def __init__(self, tmp: Path):
+        from herald.embedded import EmbeddedRedis
+
+        self.server = EmbeddedRedis(tmp / "redis", free_port())
+        self.server.prepare()
+        self.url = self.server.url
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.server.command().argv, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
+        self.server.wait_ready()
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)  # flushes the append-only file
+        self.process.wait(30)
+
+
+async def _send_all(url: str, key: str, sender: str, count: int, rate: float, accepted: dict) -> None:
+    """Open loop at ``rate``; a request that fails (platform restarting) is retried with the same
+    IdempotencyKey, as a client would, so a retried accept is never a second message. At most
+    IN_FLIGHT requests at once: while the platform restarts, sending pauses and then catches up
+    (rather than thousands of requests retrying at once)."""
+    limits = httpx.Limits(max_connections=IN_FLIGHT, max_keepalive_connections=IN_FLIGHT)
+    slots = asyncio.Semaphore(IN_FLIGHT)
+    async with httpx.AsyncClient(base_url=url, timeout=10, limits=limits) as client:
+        async def one(index: int) -> None:
+            async with slots:
+                await _send_one(client, index)
+
+        async def _send_one(client, index: int) -> None:
+            body = {"Source": f"Chaos <chaos@{sender}>", "Destination": {"ToAddresses": [f"u{index}@example.com"]},
+                    "Message": {"Subject": {"Data": f"chaos {index}"}, "Body": {"Text": {"Data": "hello"}}},
+                    "IdempotencyKey": f"chaos-{index}"}
+            for _attempt in range(120):
+                try:
+                    response = await client.post("/v1/emails/send", json=body,
+                                                 headers={"Authorization": f"Bearer {key}"})
+                    if response.status_code == 202:
+                        accepted[index] = (response.json()["MessageId"], time.monotonic())
+                        return
+                    if response.status_code < 500 and response.status_code != 429:
+                        raise RuntimeError(f"send {index}: {response.status_code} {response.text}")
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.5)  # the platform restarting: try again, same IdempotencyKey
+            raise RuntimeError(f"send {index} never accepted")
+
+        start = time.monotonic()
+        tasks = []
+        for index in range(count):
+            delay = start + index / rate - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await slots.acquire()  # a full pipeline holds the loop back: no pile of pending tasks
+            slots.release()
+            tasks.append(asyncio.create_task(one(index)))
+        await asyncio.gather(*tasks)
+
+
+def _worker_pids(child: Child) -> list[int]:
+    if not child.alive:
+        return []
+    try:
+        return [p.pid for p in psutil.Process(child.process.pid).children()
+                if p.is_running() and "resource_tracker" not in " ".join(p.cmdline())]
+    except psutil.Error:
+        return []
+
+
+async def _faults(plan: list[tuple[float, str]], start: float, supervisor: Supervisor, worker: Child,
+                  platform: Child, redis_role: RedisRole, log: list[tuple[float, str]]) -> None:
+    for at, fault in plan:
+        await asyncio.sleep(max(0.0, start + at - time.monotonic()))
+        if fault == "kill":
+            for _wait in range(200):  # the restarted worker's processes, once they run
+                pids = _worker_pids(worker)
+                if pids:
+                    break
+                await asyncio.sleep(0.1)
+            if not pids:
+                say("no worker process to kill")
+                continue
+            os.kill(pids[0], signal.SIGKILL)
+        elif fault == "redis":
+            redis_role.stop()
+            await asyncio.sleep(2)
+            await asyncio.to_thread(redis_role.start)
+        elif fault == "platform":
+            platform.process.send_signal(signal.SIGKILL)
+        log.append((time.monotonic(), fault))
+        say(f"fault: {fault} at {time.monotonic() - start:.0f}s")
+
+
+async def _statuses(database_url: str) -> dict[str, int]:
+    connection = await asyncpg.connect(database_url.replace("postgres://", "postgresql://", 1))
+    try:
+        rows = await connection.fetch("SELECT status, count(*) AS n FROM messages GROUP BY status")
+    finally:
+        await connection.close()
+    return {row["status"]: row["n"] for row in rows}
+
+
+def _plan(duration: float, kills: int) -> list[tuple[float, str]]:
+    """Kills spread over the sending; the Redis and platform restarts between them."""
+    step = duration / (kills + 3)
+    plan = [(step * (i + 1), "kill") for i in range(kills)]
+    plan += [(step * (kills + 1) - step / 2, "redis"), (step * (kills + 2) - step / 2, "platform")]
+    return sorted(plan)
+
+
+class LiveStack:
+    """Herald's roles as separate processes under herald.supervisor, on its own Redis and
+    platform database, with a verified sender domain, a live key and the platform's e-mail
+    provider set to SMTP towards a local aiosmtpd :class:`Receiver` (also used by
+    bench/smtp_e2e.py)."""
+
+    def __init__(self, processes: int, threads: int):
+        self.processes, self.threads = processes, threads
+        self.supervisor = Supervisor()
+        self.children: list[subprocess.Popen] = []
+        self.watcher: threading.Thread | None = None
+        self.settings = None
+
+    async def __aenter__(self) -> "LiveStack":
+        from aiosmtpd.controller import Controller
+
+        from herald.database import migrate
+        from tests.fixtures.provider_servers import DnsServer
+
+        self.tmp = Path(tempfile.mkdtemp(prefix="herald-chaos-"))
+        database_url = _database_url(self.tmp, self.children)
+        self.redis = RedisRole(self.tmp)
+        self.receiver = Receiver()
+        self.smtp = Controller(self.receiver, hostname="127.0.0.1", port=free_port())
+        self.smtp.start()
+        dns = DnsServer()
+        self.port = port = free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        env = self.env = {
+            **{k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")},
+            "DATABASE_URL": database_url, "REDIS_URL": self.redis.url,
+            "PLATFORM_DATABASE_URL": replace_database(database_url, f"herald_chaos_{secrets.token_hex(3)}_platform"),
+            "PLATFORM_PORT": str(port), "PLATFORM_URL": self.url,
+            "SECRET_KEY": secrets.token_urlsafe(40), "SERVICE_TOKEN": secrets.token_urlsafe(40),
+            "HERALD_VAR_DIR": str(self.tmp / "var"), "WORKER_METRICS_PORT": "0", "LOG_LEVEL": "WARNING",
+            "RATE_LIMIT": "100000", "DNS_NAMESERVERS": dns.address, "EMAIL_PROVIDER": "smtp",
+            "EMAIL_PROVIDER_CONFIG": json.dumps({"host": "127.0.0.1", "port": self.smtp.port, "security": "none",
+                                                 "pool_size": 8}),
+            "DATABASE_POOL_MAX": "10"}
+        self.settings = settings = load_settings(env)
+        await migrate(settings, ["platform"])
+        tenant = _herald(env, "tenant", "create", "--name", "Chaos")["TenantId"]
+        self.key = _herald(env, "key", "create", "--tenant", tenant, "--scopes", "email:send,email:read",
+                           "--name", "chaos")["Key"]
+        self.domain = f"chaos{secrets.token_hex(3)}.example"
+        for record in _herald(env, "domain", "add", "--tenant", tenant, self.domain)["Domain"]["Records"]:
+            dns.publish(record["Name"], record["Type"], record["Value"])
+        verified = _herald(env, "domain", "verify", "--tenant", tenant, self.domain)
+        if verified["Outcome"] != "verified":
+            raise RuntimeError(f"the sender domain did not verify: {verified}")
+
+        self.logs = self.tmp / "logs"
+        self.logs.mkdir()
+        supervisor = self.supervisor
+        self.platform = supervisor.add(Child("platform", serve_argv("platform", "127.0.0.1", port, 1), env,
+                                             log=self.logs / "platform.log"))
+        self.worker = supervisor.add(Child("worker", worker_argv(self.processes, self.threads),
+                                           {**env, **settings.worker_env()}, log=self.logs / "worker.log"))
+        supervisor.add(Child("scheduler", scheduler_argv(), env, log=self.logs / "scheduler.log"))
+        for _wait in range(600):
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.2)
+        self.watcher = threading.Thread(target=supervisor.watch, daemon=True)
+        self.watcher.start()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        from herald.database import drop_databases
+
+        self.supervisor.stopping = True
+        if self.watcher is not None:
+            self.watcher.join(60)
+        self.supervisor.stop_all()
+        self.smtp.stop()
+        self.redis.stop()
+        if self.settings is not None:
+            await drop_databases(self.settings, ["platform"])
+        for child in self.children:
+            child.send_signal(signal.SIGINT)
+            child.wait(30)
+
+    async def statuses(self) -> dict[str, int]:
+        return await _statuses(self.env["PLATFORM_DATABASE_URL"])
+
+
+async def run(args) -> int:
+    async with LiveStack(args.processes, args.threads) as stack:
+        return await _chaos(args, stack)
+
+
+async def _chaos(args, stack: LiveStack) -> int:
+    receiver, logs, supervisor = stack.receiver, stack.logs, stack.supervisor
+    duration = args.messages / args.rate
+    plan = _plan(duration, args.kills)
+    say(f"{args.messages} e-mails at {args.rate}/s ({duration:.0f}s), {args.processes} worker processes x "
+        f"{args.threads} threads; faults: {[(round(at), f) for at, f in plan]}; logs in {logs}")
+    accepted: dict[int, tuple[str, float]] = {}
+    fault_log: list[tuple[float, str]] = []
+    start = time.monotonic()
+    await asyncio.gather(_send_all(stack.url, stack.key, stack.domain, args.messages, args.rate, accepted),
+                         _faults(plan, start, supervisor, stack.worker, stack.platform, stack.redis, fault_log))
+    last_accept = max(at for _id, at in accepted.values())
+    last_fault = max(at for at, _f in fault_log)
+    reference = max(last_accept, last_fault)
+    deadline = reference + args.timeout
+    final_at = None
+    while time.monotonic() < deadline:
+        statuses = await stack.statuses()
+        if set(statuses) <= {"sent", "failed"} and sum(statuses.values()) >= len(accepted):
+            final_at = time.monotonic()
+            break
+        await asyncio.sleep(0.5)
+    statuses = await stack.statuses()
+    await asyncio.sleep(2)  # a late duplicate still arriving would show here
+
+    ids = {message_id for message_id, _at in accepted.values()}
+    received = {receiver.herald_ids[mid] for mid in receiver.arrivals}
+    lost = sorted(ids - received)
+    kills = [at for at, fault in fault_log if fault == "kill"]
+    duplicates = {mid: times for mid, times in receiver.arrivals.items() if len(times) > 1}
+    unexplained = [receiver.herald_ids[mid] for mid, times in duplicates.items()
+                   if not any(0 <= kill - times[0] <= CRASH_WINDOW_SECONDS for kill in kills)]
+    extra = sum(len(times) - 1 for times in duplicates.values())
+    settle = (final_at - reference) if final_at else None
+    first_arrival = {receiver.herald_ids[mid]: times[0] for mid, times in receiver.arrivals.items()}
+    # Per fault: how long until every message accepted before it had arrived (the sending goes on
+    # after the last fault, so "all final" alone would time the load, not the recovery).
+    recovery = {}
+    for at, fault in fault_log:
+        before = [first_arrival.get(mid) for mid, accepted_at in accepted.values() if accepted_at < at]
+        if before and None not in before:
+            recovery[f"{fault}@{at - start:.0f}s"] = round(max(0.0, max(before) - at), 1)
+    result = {
+        "messages": args.messages, "rate": args.rate, "worker_processes": args.processes,
+        "accepted": len(ids), "received": len(received), "lost": len(lost),
+        "duplicate_deliveries": extra, "duplicate_ratio": round(extra / max(1, len(ids)), 5),
+        "unexplained_duplicates": unexplained, "statuses": statuses,
+        "faults": [(round(at - start, 1), fault) for at, fault in fault_log],
+        "settled_seconds_after_last_fault_or_accept": round(settle, 1) if settle is not None else None,
+        "settled_seconds_after_last_fault": round(final_at - last_fault, 1) if final_at else None,
+        "recovery_seconds_per_fault": recovery,
+    }
+    print(json.dumps(result, indent=2))
+    problems = []
+    if lost:
+        problems.append(f"{len(lost)} lost (e.g. {lost[:5]})")
+    if final_at is None:
+        problems.append(f"not every message final within {args.timeout:.0f}s: {statuses}")
+    elif settle > SETTLE_SECONDS:
+        problems.append(f"settled {settle:.0f}s after the last fault or accept (bound {SETTLE_SECONDS:.0f}s)")
+    if recovery and max(recovery.values()) > SETTLE_SECONDS:
+        problems.append(f"messages accepted before a fault arrived more than {SETTLE_SECONDS:.0f}s after it: "
+                        f"{recovery}")
+    if extra > MAX_DUPLICATE_RATIO * len(ids) or unexplained:
+        problems.append(f"{extra} duplicate deliveries, unexplained: {unexplained}")
+    if statuses.get("failed"):
+        problems.append(f"{statuses['failed']} failed")
+    say("PASS: nothing lost, duplicates within the crash window" if not problems else "FAIL: " + "; ".join(problems))
+    return 1 if problems else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.chaos")
+    parser.add_argument("--messages", type=int, default=10_000)
+    parser.add_argument("--rate", type=float, default=40.0, help="messages accepted per second")
+    parser.add_argument("--kills", type=int, default=4, help="worker SIGKILLs")
+    parser.add_argument("--processes", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--timeout", type=float, default=300.0, help="longest wait for the last messages")
+    return asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""End to end through a real provider: live e-mail over SMTP with DKIM to a local aiosmtpd server.
+
+On the stack of bench/chaos.py (roles as separate processes, worker processes for the machine's
+cores, its own Redis and database, a verified sender domain):
+
+1. no-op baseline: a no-op Dramatiq actor (bench/noop.py) on the same Redis with the same worker
+   processes and threads, timed from the first message taken to the queue drained;
+2. throughput: --burst e-mails accepted as fast as the API takes them (batches of 500), timed
+   from the first accept to the last one received by the SMTP server: delivered per second, and
+   that divided by the no-op rate (target 0.5);
+3. latency: an open loop at --rate e-mails a second for --seconds, each from its request to its
+   arrival at the SMTP server (p50/p99; bound: p99 under 1 s at 200/s), the gap from the SMTP
+   server's accept to `sent` recorded, and the relay lag (outbox commit to enqueue; p95 under
+   100 ms).
+
+`python -m bench.smtp_e2e`; `make bench` runs it after its own end-to-end step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+
+import asyncpg
+import httpx
+import redis
+
+from bench.chaos import LiveStack, say
+
+
+def _pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] * 1000, 1)
+
+
+def noop_rate(redis_url: str, processes: int, threads: int, count: int = 5000) -> dict:
+    """The no-op actor's rate with these worker processes, its start-up left out."""
+    from dramatiq import Message
+    from dramatiq.brokers.redis import RedisBroker
+
+    broker = RedisBroker(url=redis_url, namespace="herald-bench-noop", middleware=[])
+    client = redis.Redis.from_url(redis_url)
+    queue = "herald-bench-noop:bench_noop"
+    worker = subprocess.Popen([sys.executable, "-m", "dramatiq", "bench.noop", "--processes", str(processes),
+                               "--threads", str(threads)], env={**os.environ, "REDIS_URL": redis_url},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        # Warm-up message: the worker is up once it is gone.
+        broker.enqueue(Message(queue_name="bench_noop", actor_name="bench.noop", args=(-1,), kwargs={}, options={}))
+        deadline = time.monotonic() + 120
+        while client.hlen(f"{queue}.msgs") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        client_messages = [Message(queue_name="bench_noop", actor_name="bench.noop", args=(index,), kwargs={},
+                                   options={}) for index in range(count)]
+        started = time.perf_counter()
+        for message in client_messages:
+            broker.enqueue(message)
+        while (client.llen(queue) or client.hlen(f"{queue}.msgs")) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        elapsed = time.perf_counter() - started
+    finally:
+        worker.terminate()
+        worker.wait(30)
+        broker.close()
+        client.close()
+    return {"messages": count, "seconds": round(elapsed, 2), "messages_per_second": round(count / elapsed, 1),
+            "note": "timed from the first enqueue (worker already running) to the queue drained"}
+
+
+async def _body(domain: str, index: int) -> dict:
+    return {"Source": f"Bench <bench@{domain}>", "Destination": {"ToAddresses": [f"e2e{index}@example.com"]},
+            "Message": {"Subject": {"Data": f"bench {index}"}, "Body": {"Text": {"Data": "hello"}}}}
+
+
+async def burst(stack: LiveStack, count: int) -> dict:
+    receiver = stack.receiver
+    before = len(receiver.arrivals)
+    headers = {"Authorization": f"Bearer {stack.key}"}
+    started = time.monotonic()
+    async with httpx.AsyncClient(base_url=stack.url, timeout=60) as client:
+        for first in range(0, count, 500):
+            items = [await _body(stack.domain, 10_000_000 + first + i) for i in range(min(500, count - first))]
+            response = await client.post("/v1/emails/batch", json={"Messages": items}, headers=headers)
+            response.raise_for_status()
+    accepted_in = time.monotonic() - started
+    deadline = time.monotonic() + 600
+    while len(receiver.arrivals) - before < count and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    elapsed = max(t for times in receiver.arrivals.values() for t in times) - started
+    delivered = len(receiver.arrivals) - before
+    return {"messages": count, "delivered": delivered, "accept_seconds": round(accepted_in, 2),
+            "seconds": round(elapsed, 2), "delivered_per_second": round(delivered / elapsed, 1)}
+
+
+async def latency(stack: LiveStack, rate: float, seconds: float) -> dict:
+    receiver = stack.receiver
+    headers = {"Authorization": f"Bearer {stack.key}"}
+    accepted: dict[str, float] = {}
+    errors = 0
+    count = int(rate * seconds)
+    outbox_from = await _max_outbox(stack)
+    async with httpx.AsyncClient(base_url=stack.url, timeout=30,
+                                 limits=httpx.Limits(max_connections=128, max_keepalive_connections=128)) as client:
+        async def one(index: int) -> None:
+            nonlocal errors
+            # From the request's start (its 202 is read by this busy process after the e-mail may
+            # already have arrived): the latency includes the accept.
+            sent_at = time.monotonic()
+            response = await client.post("/v1/emails/send", json=await _body(stack.domain, index), headers=headers)
+            if response.status_code == 202:
+                accepted[response.json()["MessageId"]] = sent_at
+            else:
+                errors += 1
+
+        start = time.monotonic()
+        tasks = []
+        for index in range(count):
+            delay = start + index / rate - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(one(index)))
+        await asyncio.gather(*tasks)
+    by_herald_id = {receiver.herald_ids[mid]: times[0] for mid, times in receiver.arrivals.items()}
+    deadline = time.monotonic() + 120
+    while not set(accepted) <= set(by_herald_id) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+        by_herald_id = {receiver.herald_ids[mid]: times[0] for mid, times in receiver.arrivals.items()}
+    latencies = [by_herald_id[m] - at for m, at in accepted.items() if m in by_herald_id]
+    gaps, lag = await _sent_gap_and_lag(stack, accepted, by_herald_id, outbox_from)
+    return {"offered_rate": rate, "seconds": seconds, "accepted": len(accepted), "errors": errors,
+            "delivered": len(latencies), "latency_p50_ms": _pct(latencies, 50), "latency_p99_ms": _pct(latencies, 99),
+            "smtp_to_sent_p50_ms": _pct(gaps, 50), "smtp_to_sent_p99_ms": _pct(gaps, 99),
+            "relay_lag_p50_ms": lag[0], "relay_lag_p95_ms": lag[1]}
+
+
+async def _connect(stack: LiveStack) -> asyncpg.Connection:
+    return await asyncpg.connect(stack.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1))
+
+
+async def _max_outbox(stack: LiveStack) -> int:
+    connection = await _connect(stack)
+    try:
+        return int(await connection.fetchval("SELECT COALESCE(max(id), 0) FROM outbox"))
+    finally:
+        await connection.close()
+
+
+async def _sent_gap_and_lag(stack, accepted, arrivals, outbox_from) -> tuple[list[float], tuple[float, float]]:
+    """SMTP accept to `sent` recorded, per message (wall clocks: the receiver's monotonic arrival
+    is turned into wall time with one offset), and the relay lag percentiles."""
+    offset = time.time() - time.monotonic()
+    connection = await _connect(stack)
+    try:
+        rows = await connection.fetch(
+            "SELECT m.public_id, extract(epoch FROM e.created_at) AS at FROM messages m "
+            "JOIN message_events e ON e.message_id = m.id AND e.type = 'sent' WHERE m.public_id = ANY($1::text[])",
+            list(accepted))
+        lag = await connection.fetchrow(
+            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY lag) AS p50, "
+            "percentile_cont(0.95) WITHIN GROUP (ORDER BY lag) AS p95 FROM ("
+            "SELECT extract(epoch FROM published_at - created_at) * 1000 AS lag FROM outbox "
+            "WHERE id > $1 AND published_at IS NOT NULL) s", outbox_from)
+    finally:
+        await connection.close()
+    gaps = [float(row["at"]) - (arrivals[row["public_id"]] + offset) for row in rows if row["public_id"] in arrivals]
+    return gaps, (round(lag["p50"] or 0, 1), round(lag["p95"] or 0, 1))
+
+
+async def run(processes: int, threads: int, burst_count: int, rate: float, seconds: float) -> dict:
+    async with LiveStack(processes, threads) as stack:
+        say(f"smtp e2e: {processes} worker processes x {threads} threads; no-op baseline")
+        baseline = await asyncio.to_thread(noop_rate, stack.redis.url, processes, threads)
+        say(f"smtp e2e: burst of {burst_count}")
+        throughput = await burst(stack, burst_count)
+        say(f"smtp e2e: {rate}/s for {seconds}s")
+        steady = await latency(stack, rate, seconds)
+    ratio = round(throughput["delivered_per_second"] / baseline["messages_per_second"], 3)
+    return {"worker_processes": processes, "worker_threads": threads, "noop_baseline": baseline,
+            "throughput": throughput, "ratio_to_noop": ratio, "target_ratio": 0.5, "steady": steady}
+
+
+def rows(results: dict) -> list[str]:
+    """The bench table's rows for this step."""
+    found = results.get("smtp_e2e")
+    if not found:
+        return []
+    throughput, steady, noop = found["throughput"], found["steady"], found["noop_baseline"]
+    workers = f"{found['worker_processes']} worker processes x {found['worker_threads']} threads"
+    return [
+        f"| delivered through SMTP + DKIM, burst of {throughput['messages']}, {workers} | "
+        f"{throughput['delivered_per_second']} messages/s | no-op Dramatiq, same workers: "
+        f"{noop['messages_per_second']} messages/s | **{found['ratio_to_noop']}** (target 0.5) |",
+        f"| end to end through SMTP at {steady['offered_rate']}/s | p50 {steady['latency_p50_ms']} ms, "
+        f"p99 {steady['latency_p99_ms']} ms ({steady['delivered']}/{steady['accepted']} delivered) | "
+        f"p99 bound 1000 ms | SMTP accept to `sent` p50 {steady['smtp_to_sent_p50_ms']} ms, "
+        f"p99 {steady['smtp_to_sent_p99_ms']} ms |",
+        f"| relay lag (SMTP run) | p50 {steady['relay_lag_p50_ms']} ms, p95 {steady['relay_lag_p95_ms']} ms | "
+        f"p95 bound 100 ms | |",
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.smtp_e2e")
+    parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--burst", type=int, default=3000)
+    parser.add_argument("--rate", type=float, default=200)
+    parser.add_argument("--seconds", type=float, default=20)
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args.processes, args.threads, args.burst, args.rate, args.seconds)), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
