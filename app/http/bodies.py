@@ -1,7 +1,8 @@
 """Strict JSON bodies.
 
 A route reads its body with ``parse_body(request, Model)``. The body must be a JSON object;
-invalid JSON is 400 InvalidJson; an unknown field is 400 ValidationError whose message names
+invalid JSON is 400 InvalidJson; a NUL character (``\\u0000``, which PostgreSQL cannot store) is
+400 ValidationError; an unknown field is 400 ValidationError whose message names
 the field; every invalid field appears in ``Details`` as field -> reason. Models inherit
 :class:`Body` (PascalCase keys on the wire, snake_case attributes in Python) or
 :class:`SnakeBody` (snake_case on the wire, for the identity server and the request logs).
@@ -65,6 +66,19 @@ def nested_deeper_than(raw: bytes | str, limit: int = MAX_DEPTH) -> bool:
     return bool(structure) and max(accumulate(array("b", structure.translate(_AS_STEPS)))) > limit
 
 
+def holds_nul(raw: bytes | str) -> bool:
+    """Whether a JSON text has a ``\\u0000`` in a string: PostgreSQL's text and jsonb cannot hold
+    one, so such a body is refused with 400 before it reaches a column (an escaped backslash
+    before ``u0000`` is text, not a NUL, and is dropped first)."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    return b"\\u0000" in data and b"\\u0000" in data.replace(b"\\\\", b"")
+
+
+def _nul() -> errors.ValidationError:
+    return errors.ValidationError("The request body holds a NUL character (\\u0000), which cannot be stored.",
+                                  details={"body": "holds a NUL character"})
+
+
 def _too_deep() -> errors.ValidationError:
     return errors.ValidationError(f"The request body nests arrays and objects deeper than {MAX_DEPTH} levels.",
                                   details={"body": f"nested deeper than {MAX_DEPTH} levels"})
@@ -74,6 +88,8 @@ def parse_json(raw: bytes | str, *, invalid: type[errors.BadRequest] = errors.In
     """JSON text to Python, or 400: ``invalid`` for bad JSON, ValidationError when nested too deep."""
     if nested_deeper_than(raw):
         raise _too_deep()
+    if holds_nul(raw):
+        raise _nul()
     try:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:

@@ -1,12 +1,14 @@
 """The one way a Herald HTTP system is built: ``build_app(system, blueprints, readiness)``.
 
 Every system gets the same plumbing: request ids, the error envelope, query allowlists,
-metrics, health and meta routes, its own Tortoise connection and a Redis client; and HEAD on
-every GET route (RFC 9110 9.3.2), which Sanic does not add by itself.
+metrics, health and meta routes, its OpenAPI document and reference (app/http/openapi.py), its own
+Tortoise connection and a Redis client; the path-parameter types of ids (``<message_id:id>``); and
+HEAD on every GET route (RFC 9110 9.3.2), which Sanic does not add by itself.
 """
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Iterable
 
@@ -15,9 +17,10 @@ from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.router import Router
 from tortoise.contrib.sanic import register_tortoise
 
-from app.http import metrics
+from app.http import errors, metrics
 from app.http.envelope import handle_exception
 from app.http.health import Readiness, meta_blueprint
+from app.http.openapi import PATH_TYPES, openapi_blueprint
 from app.http.query import check_query
 from app.http.request_id import HEADER, request_id
 from herald.errors import exit_on_config_error
@@ -29,10 +32,30 @@ from models import tortoise_config
 MiB = 1024 * 1024
 
 
+def _matching(label: str, pattern: str):
+    """The cast of a path-parameter type: the router tries the cast, not the pattern, for a
+    segment, so the cast is what refuses a value (ValueError: no route, 404). The router's
+    generated code calls a cast by its ``__name__``, so each type's has its own."""
+    compiled = re.compile(pattern)
+
+    def cast(value: str) -> str:
+        if not compiled.fullmatch(value):  # fullmatch: "$" alone would let a trailing newline through
+            raise ValueError(value)
+        return value
+
+    cast.__name__ = cast.__qualname__ = f"path_type_{label}"
+    return cast
+
+
 class HeadRouter(Router):
     """Every route that answers GET answers HEAD as well: the same handler, gate and headers, the
     body left out by Sanic's HTTP layer (with the GET's Content-Length). Done where routes are
     added, so a blueprint, a system's own route and the meta routes all get it."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for label, pattern in PATH_TYPES.items():  # <message_id:id>: see app/http/openapi.py
+            self.register_pattern(label, _matching(label, pattern), pattern)
 
     def add(self, uri, methods, handler, *args, **kwargs):  # type: ignore[override]
         methods = set(methods or ())
@@ -95,6 +118,9 @@ def build_app(
     @app.on_request(priority=10)
     async def allowlist(request: Request) -> None:
         check_query(request)
+        if "%00" in request.query_string:  # PostgreSQL's text cannot hold a NUL: refused before any query
+            raise errors.ValidationError("A query parameter holds a NUL character (%00).",
+                                         details={"query": "holds a NUL character"})
 
     @app.on_response(priority=100)
     async def finish(request: Request, response: HTTPResponse) -> None:
@@ -103,6 +129,7 @@ def build_app(
 
     app.error_handler.add(Exception, handle_exception)
     app.blueprint(meta_blueprint(readiness))
+    app.blueprint(openapi_blueprint())  # GET /openapi.json and /docs, described from the routes above and below
     for blueprint in blueprints:
         app.blueprint(blueprint)
     if settings.env == "test":

@@ -23,6 +23,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.metrics import exposition
+from app.http.openapi import STRING, Schema, answers, reply_of
 from app.http.responses import reply
 
 log = logging.getLogger("herald.health")
@@ -101,10 +102,17 @@ def strict() -> Readiness:
     return Readiness("strict", {"database": probe_database, "redis": probe_redis})
 
 
+SERVICE = reply_of(service=STRING, title=STRING, version=STRING)
+HEALTH = reply_of(status={"const": "ok"})
+READINESS = reply_of(status={"enum": ["starting", "ready", "degraded"]},
+                     checks={"type": "object", "additionalProperties": {"enum": ["ok", "unavailable"]}})
+VERSION = reply_of(service=STRING, version=STRING, commit=STRING)
+
+
 def meta_blueprint(readiness: Readiness) -> Blueprint:
     bp = Blueprint("meta")
 
-    @bp.get("/", name="identity")
+    @bp.get("/", name="identity", ctx_responses=answers({200: SERVICE}))
     async def service_identity(request: Request) -> HTTPResponse:
         settings = request.app.ctx.settings
         return reply(request, {
@@ -113,15 +121,16 @@ def meta_blueprint(readiness: Readiness) -> Blueprint:
             "version": settings.version,
         })
 
-    @bp.get("/healthz")
+    @bp.get("/healthz", ctx_responses=answers({200: HEALTH}))
     async def healthz(request: Request) -> HTTPResponse:
         return reply(request, {"status": "ok"})
 
-    @bp.get("/readyz")
+    # 503 is NotReady's envelope on the identity server, the readiness object on crm, pages and runtime.
+    @bp.get("/readyz", ctx_responses=answers({200: READINESS, 503: {"anyOf": [READINESS, {"type": "object"}]}}))
     async def readyz(request: Request) -> HTTPResponse:
         return await readiness.answer(request)
 
-    @bp.get("/version")
+    @bp.get("/version", ctx_responses=answers({200: VERSION}))
     async def version(request: Request) -> HTTPResponse:
         settings = request.app.ctx.settings
         return reply(request, {
@@ -130,7 +139,7 @@ def meta_blueprint(readiness: Readiness) -> Blueprint:
             "commit": settings.commit,
         })
 
-    @bp.get("/metrics")
+    @bp.get("/metrics", ctx_responses=answers({200: Schema(STRING, "text/plain")}))
     async def metrics(request: Request) -> HTTPResponse:
         return exposition()
 

@@ -2,7 +2,8 @@
 
 Structural problems (empty body, invalid JSON, not an object, an unknown field) are 400
 ``InvalidRequest`` naming the field; a missing or ill-typed field is 400 ``InvalidInput`` with
-field -> reason in ``details``. Bodies above 1 MiB never reach here (see server.py).
+field -> reason in ``details`` (a NUL character, ``\\u0000``, is InvalidInput too). Bodies above 1 MiB
+never reach here (see server.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, TypeVar
 import pydantic
 from sanic import Request
 
-from app.http.bodies import SnakeBody, validation_error
+from app.http.bodies import SnakeBody, holds_nul, validation_error
 from app.identity import errors
 
 __all__ = ["SnakeBody", "read_body", "read_optional_body"]
@@ -31,6 +32,9 @@ def read_body(request: Request, model: type[ModelT]) -> ModelT:
         raise errors.InvalidRequest("The request body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise errors.InvalidRequest("The request body must be a JSON object.")
+    if holds_nul(raw):  # PostgreSQL's text cannot hold it: refused here rather than failing in the database
+        raise errors.InvalidInput("The request body holds a NUL character (\\u0000).",
+                                  details={"body": "NUL character"})
     try:
         return model.model_validate(data)
     except pydantic.ValidationError as exc:

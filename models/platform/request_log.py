@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta, timezone
-from typing import Iterable
+from typing import Any, Iterable
 
 from tortoise import fields
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -155,4 +155,14 @@ async def insert_many(connection: BaseDBAsyncClient, rows: list[dict]) -> None:
     """
     if not rows:
         return
-    await connection.execute_query(INSERT_SQL, [[row[name] for row in rows] for name in COLUMNS])
+    await connection.execute_query(INSERT_SQL, [[storable(name, row[name]) for row in rows] for name in COLUMNS])
+
+
+def storable(column: str, value: Any) -> Any:
+    """PostgreSQL text and jsonb hold no NUL character (nor jsonb its ``\\u0000`` escape): a request
+    may carry one (a ``%00`` in the query, a body), so it is kept as U+FFFD rather than refused."""
+    if isinstance(value, str):
+        value = value.replace("\x00", "\ufffd")
+        if column in _JSONB:
+            value = value.replace("\\u0000", "\\ufffd")
+    return value

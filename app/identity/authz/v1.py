@@ -8,6 +8,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.query import int_param
 from app.http.responses import no_content, reply
+from app.http.openapi import NO_CONTENT, answers
 from app.identity import errors
 from app.identity.authz import service, views
 from app.identity.authz.schemas import DecideBody, GrantBody, SubscriptionBody
@@ -32,7 +33,7 @@ def _flag(request: Request, name: str) -> bool:
     return raw in ("true", "1")
 
 
-@bp.post("/v1/authz/decide")
+@bp.post("/v1/authz/decide", ctx_auth="service", ctx_body=DecideBody)
 async def decide(request: Request) -> HTTPResponse:
     require_service(request)
     body = read_body(request, DecideBody)
@@ -41,7 +42,7 @@ async def decide(request: Request) -> HTTPResponse:
     return reply(request, views.decision_json(decision))
 
 
-@bp.get("/v1/authz/eu", ctx_query=("sub", "tenant"))
+@bp.get("/v1/authz/eu", ctx_query=("sub", "tenant"), ctx_auth="session|service")
 async def me(request: Request) -> HTTPResponse:
     if is_service(request):
         sub = request.args.get("sub")
@@ -59,7 +60,7 @@ async def me(request: Request) -> HTTPResponse:
                            "acessos": [views.access_json(g, subscriptions) for g in grants]})
 
 
-@bp.get("/v1/authz/produtos")
+@bp.get("/v1/authz/produtos", ctx_auth="service")
 async def catalog(request: Request) -> HTTPResponse:
     require_service(request)
     async with database_or_503():
@@ -67,7 +68,7 @@ async def catalog(request: Request) -> HTTPResponse:
     return reply(request, {"produtos": [views.product_json(p) for p in products]})
 
 
-@bp.get("/v1/tenants/<tenant_id:str>/acessos", ctx_query=("produto", "user_id"))
+@bp.get("/v1/tenants/<tenant_id:slug>/acessos", ctx_query=("produto", "user_id"), ctx_auth="service")
 async def list_grants(request: Request, tenant_id: str) -> HTTPResponse:
     require_service(request)
     tenant = service.check_tenant(tenant_id)
@@ -77,7 +78,8 @@ async def list_grants(request: Request, tenant_id: str) -> HTTPResponse:
     return reply(request, {"acessos": [views.grant_json(g) for g in grants]})
 
 
-@bp.post("/v1/tenants/<tenant_id:str>/acessos")
+@bp.post("/v1/tenants/<tenant_id:slug>/acessos", ctx_auth="service", ctx_body=GrantBody,
+         ctx_responses=answers({200: None, 201: None}))
 async def grant(request: Request, tenant_id: str) -> HTTPResponse:
     require_service(request)
     tenant = service.check_tenant(tenant_id)
@@ -87,7 +89,8 @@ async def grant(request: Request, tenant_id: str) -> HTTPResponse:
     return reply(request, {"acesso": views.grant_json(row)}, status=201 if created else 200)
 
 
-@bp.delete("/v1/tenants/<tenant_id:str>/acessos/<user_id:str>/<produto:str>")
+@bp.delete("/v1/tenants/<tenant_id:slug>/acessos/<user_id:id>/<produto:slug>", ctx_auth="service",
+           ctx_responses=answers({204: NO_CONTENT}))
 async def revoke_grant(request: Request, tenant_id: str, user_id: str, produto: str) -> HTTPResponse:
     require_service(request)
     async with database_or_503():
@@ -95,7 +98,7 @@ async def revoke_grant(request: Request, tenant_id: str, user_id: str, produto: 
     return no_content()
 
 
-@bp.get("/v1/tenants/<tenant_id:str>/authz/decisoes", ctx_query=("negadas", "limite"))
+@bp.get("/v1/tenants/<tenant_id:slug>/authz/decisoes", ctx_query=("negadas", "limite"), ctx_auth="service")
 async def decisions(request: Request, tenant_id: str) -> HTTPResponse:
     require_service(request)
     limit = int_param(request, "limite", default=50, low=1, high=500)
@@ -106,7 +109,7 @@ async def decisions(request: Request, tenant_id: str) -> HTTPResponse:
     return reply(request, {"decisoes": [views.recorded_decision_json(r) for r in rows]})
 
 
-@bp.get("/v1/tenants/<tenant_id:str>/produtos")
+@bp.get("/v1/tenants/<tenant_id:slug>/produtos", ctx_auth="service")
 async def list_subscriptions(request: Request, tenant_id: str) -> HTTPResponse:
     require_service(request)
     tenant = service.check_tenant(tenant_id)
@@ -115,7 +118,7 @@ async def list_subscriptions(request: Request, tenant_id: str) -> HTTPResponse:
     return reply(request, {"produtos": [views.subscription_json(r) for r in rows]})
 
 
-@bp.post("/v1/tenants/<tenant_id:str>/produtos")
+@bp.post("/v1/tenants/<tenant_id:slug>/produtos", ctx_auth="service", ctx_body=SubscriptionBody)
 async def subscribe(request: Request, tenant_id: str) -> HTTPResponse:
     require_service(request)
     tenant = service.check_tenant(tenant_id)

@@ -7,6 +7,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
+from app.http.openapi import answers
 from app.identity.bodies import read_body
 from app.identity.client import service
 from app.identity.client.schemas import ClientBody
@@ -16,7 +17,7 @@ from app.identity.credentials import require_service
 bp = Blueprint("identity_client")
 
 
-@bp.post("/v1/clients")
+@bp.post("/v1/clients", ctx_auth="service", ctx_body=ClientBody, ctx_responses=answers({201: None}))
 async def register_client(request: Request) -> HTTPResponse:
     require_service(request)
     body = read_body(request, ClientBody)
@@ -27,7 +28,7 @@ async def register_client(request: Request) -> HTTPResponse:
     return reply(request, {"client": client_json(client)}, status=201)
 
 
-@bp.get("/v1/clients/<client_id:str>")
+@bp.get("/v1/clients/<client_id:client>", ctx_auth="service")
 async def get_client(request: Request, client_id: str) -> HTTPResponse:
     require_service(request)
     return reply(request, {"client": client_json(await service.get_client(client_id))})

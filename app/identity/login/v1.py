@@ -7,17 +7,18 @@ from sanic import Blueprint, HTTPResponse, Request
 from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
+from app.http.openapi import answers
 from app.identity import throttle
 from app.identity.bodies import read_body
 from app.identity.login import steps
 from app.identity.login.schemas import CheckBody, LoginBody
 from app.identity.session.service import open_session
-from app.identity.session.views import login_answer
+from app.identity.session.views import LOGIN, login_answer
 
 bp = Blueprint("identity_login")
 
 
-@bp.post("/v1/auth/login")
+@bp.post("/v1/auth/login", ctx_body=LoginBody, ctx_responses=answers({200: LOGIN}))
 async def login(request: Request) -> HTTPResponse:
     body = read_body(request, LoginBody)
     caller = throttle.caller(request)
@@ -29,7 +30,7 @@ async def login(request: Request) -> HTTPResponse:
     return reply(request, login_answer(session, token, user))
 
 
-@bp.post("/v1/2fa/check")
+@bp.post("/v1/2fa/check", ctx_body=CheckBody, ctx_responses=answers({200: LOGIN}))
 async def two_factor_check(request: Request) -> HTTPResponse:
     body = read_body(request, CheckBody)
     session, token, user = await steps.second_step(throttle.caller(request), body.ticket, body.code,

@@ -64,6 +64,8 @@ async def take_challenge(conn: BaseDBAsyncClient, challenge_id: str, purpose: st
                          user: User | None = None) -> PasskeyChallenge:
     """Uses up a live challenge of ``purpose`` (of ``user`` when given); 400 ``DesafioExpirado``
     otherwise (a challenge of someone else is left as it was)."""
+    if len(challenge_id) > 40:  # longer than the column: names no challenge (the lookup would fail, a 500)
+        raise errors.DesafioExpirado()
     now = datetime.now(timezone.utc)
     row = await PasskeyChallenge.filter(public_id=challenge_id, purpose=purpose).using_db(conn) \
         .select_for_update().first()

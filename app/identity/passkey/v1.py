@@ -11,6 +11,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
+from app.http.openapi import answers
 from app.identity import throttle
 from app.identity.bodies import read_body, read_optional_body
 from app.identity.credentials import require_session
@@ -19,7 +20,7 @@ from app.identity.passkey import service
 from app.identity.passkey.schemas import EmptyBody, FinishBody, FinishLoginBody, LoginOptionsBody, PasswordBody
 from app.identity.passkey.views import passkey_json
 from app.identity.session.service import open_session, require_recent
-from app.identity.session.views import login_answer
+from app.identity.session.views import LOGIN, login_answer
 
 bp = Blueprint("identity_passkey")
 
@@ -28,7 +29,7 @@ def relying_party(request: Request) -> service.RelyingParty:
     return service.relying_party(request.app.ctx.settings)
 
 
-@bp.post("/v1/passkeys/register/options")
+@bp.post("/v1/passkeys/register/options", ctx_auth="session", ctx_optional_body=EmptyBody)
 async def register_options(request: Request) -> HTTPResponse:
     session = await require_session(request)
     read_optional_body(request, EmptyBody)
@@ -38,7 +39,7 @@ async def register_options(request: Request) -> HTTPResponse:
     return reply(request, {"challenge_id": challenge_id, "options": options})
 
 
-@bp.post("/v1/passkeys/register")
+@bp.post("/v1/passkeys/register", ctx_auth="session", ctx_body=FinishBody, ctx_responses=answers({201: None}))
 async def register(request: Request) -> HTTPResponse:
     session = await require_session(request)
     body = read_body(request, FinishBody)
@@ -51,7 +52,7 @@ async def register(request: Request) -> HTTPResponse:
     return reply(request, {"passkey": passkey_json(row)}, status=201)
 
 
-@bp.post("/v1/passkeys/login/options")
+@bp.post("/v1/passkeys/login/options", ctx_optional_body=LoginOptionsBody)
 async def login_options(request: Request) -> HTTPResponse:
     body = read_optional_body(request, LoginOptionsBody)
     async with in_transaction("identity") as conn:
@@ -59,7 +60,7 @@ async def login_options(request: Request) -> HTTPResponse:
     return reply(request, {"challenge_id": challenge_id, "options": options})
 
 
-@bp.post("/v1/passkeys/login")
+@bp.post("/v1/passkeys/login", ctx_body=FinishLoginBody, ctx_responses=answers({200: LOGIN}))
 async def passkey_login(request: Request) -> HTTPResponse:
     body = read_body(request, FinishLoginBody)
     user = await steps.passkey_step(relying_party(request), body.challenge_id, body.credential)
@@ -69,13 +70,13 @@ async def passkey_login(request: Request) -> HTTPResponse:
     return reply(request, login_answer(session, token, user))
 
 
-@bp.get("/v1/passkeys")
+@bp.get("/v1/passkeys", ctx_auth="session")
 async def list_passkeys(request: Request) -> HTTPResponse:
     session = await require_session(request)
     return reply(request, {"passkeys": [passkey_json(row) for row in await service.passkeys_of(session.user_id)]})
 
 
-@bp.delete("/v1/passkeys/<passkey_id:str>")
+@bp.delete("/v1/passkeys/<passkey_id:id>", ctx_auth="session", ctx_body=PasswordBody)
 async def delete_passkey(request: Request, passkey_id: str) -> HTTPResponse:
     session = await require_session(request)
     body = read_body(request, PasswordBody)

@@ -7,6 +7,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
+from app.http.openapi import answers
 from app.identity import errors, throttle
 from app.identity.bodies import read_body
 from app.identity.password import service
@@ -17,12 +18,12 @@ from app.identity.user.service import by_email, check_email
 bp = Blueprint("identity_password")
 
 
-@bp.post("/v1/auth/password/reset")
+@bp.post("/v1/auth/password/reset", ctx_body=ResetRequestBody, ctx_responses=answers({202: None}))
 async def request_reset(request: Request) -> HTTPResponse:
     body = read_body(request, ResetRequestBody)
     email = check_email(body.email)
     caller = throttle.caller(request)
-    limits = ((throttle.RECOVERY_IP, caller.ip), (throttle.RECOVERY_ACCOUNT, throttle.account_key(email)))
+    limits = ((throttle.recovery_ip(), caller.ip), (throttle.RECOVERY_ACCOUNT, throttle.account_key(email)))
     await caller.counters.take(*limits)  # every request counts: each may send an e-mail
     user = await by_email(email)
     if user is not None:
@@ -32,11 +33,12 @@ async def request_reset(request: Request) -> HTTPResponse:
     return reply(request, {"accepted": True}, status=202)
 
 
-@bp.post("/v1/auth/password/reset/confirm")
+@bp.post("/v1/auth/password/reset/confirm", ctx_body=ResetConfirmBody)
 async def confirm_reset(request: Request) -> HTTPResponse:
     body = read_body(request, ResetConfirmBody)
     caller = throttle.caller(request)
-    async with throttle.failures(caller.counters, (throttle.RECOVERY_IP, caller.ip), counted=(errors.InvalidInput,)):
+    async with throttle.failures(caller.counters, (throttle.recovery_ip(), caller.ip),
+                                 counted=(errors.InvalidInput,)):
         row, user = await service.live_reset_token(body.token)
     service.check_policy(body.password, minimum=service.RESET_MIN_LENGTH, email=user.email, name=user.name)
     factor = await twofactor.factor_to_check(user, code=body.code, recovery_code=body.recovery_code)

@@ -31,13 +31,13 @@ async def _with_password(request: Request) -> Session:
     return session
 
 
-@bp.get("/v1/2fa")
+@bp.get("/v1/2fa", ctx_auth="session")
 async def state(request: Request) -> HTTPResponse:
     session = await require_session(request)
     return reply(request, await service.state(session.user))
 
 
-@bp.post("/v1/2fa/setup")
+@bp.post("/v1/2fa/setup", ctx_auth="session", ctx_body=PasswordBody)
 async def setup(request: Request) -> HTTPResponse:
     user = (await _with_password(request)).user
     async with in_transaction("identity") as conn:
@@ -46,7 +46,7 @@ async def setup(request: Request) -> HTTPResponse:
                            "status": "pending"})
 
 
-@bp.post("/v1/2fa/verify")
+@bp.post("/v1/2fa/verify", ctx_auth="session", ctx_body=CodeBody)
 async def verify(request: Request) -> HTTPResponse:
     session = await require_session(request)
     body = read_body(request, CodeBody)
@@ -58,7 +58,7 @@ async def verify(request: Request) -> HTTPResponse:
     return reply(request, {"enabled": True, "recovery_codes": codes})
 
 
-@bp.post("/v1/2fa/disable")
+@bp.post("/v1/2fa/disable", ctx_auth="session", ctx_body=PasswordBody)
 async def disable(request: Request) -> HTTPResponse:
     session = await _with_password(request)
     async with in_transaction("identity") as conn:
@@ -66,7 +66,7 @@ async def disable(request: Request) -> HTTPResponse:
     return reply(request, {"enabled": False})
 
 
-@bp.post("/v1/2fa/email")
+@bp.post("/v1/2fa/email", ctx_auth="session", ctx_body=PasswordBody)
 async def use_email(request: Request) -> HTTPResponse:
     """Switch the second factor to e-mailed codes (replacing an app factor); new recovery codes."""
     session = await _with_password(request)
@@ -75,7 +75,7 @@ async def use_email(request: Request) -> HTTPResponse:
     return reply(request, {"enabled": True, "method": "email", "recovery_codes": codes})
 
 
-@bp.post("/v1/2fa/resend")
+@bp.post("/v1/2fa/resend", ctx_body=TicketBody)
 async def resend(request: Request) -> HTTPResponse:
     """A new e-mailed code for a pending login (the previous one stops working)."""
     body = read_body(request, TicketBody)
@@ -84,7 +84,7 @@ async def resend(request: Request) -> HTTPResponse:
     return reply(request, {"sent": True, "methods": ["email_code", "recovery_code"]})
 
 
-@bp.post("/v1/2fa/recovery-codes")
+@bp.post("/v1/2fa/recovery-codes", ctx_auth="session", ctx_body=PasswordBody)
 async def regenerate(request: Request) -> HTTPResponse:
     session = await _with_password(request)
     async with in_transaction("identity") as conn:

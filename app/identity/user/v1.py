@@ -14,6 +14,7 @@ from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
+from app.http.openapi import answers
 from app.identity import errors, throttle
 from app.identity.bodies import read_body
 from app.identity.credentials import is_service, require_session
@@ -21,7 +22,7 @@ from app.identity.password import service as passwords
 from app.identity.session.service import require_recent
 from app.identity.user import service
 from app.identity.user.schemas import CreateUserBody, PatchUserBody, TokenBody
-from app.identity.user.views import user_json
+from app.identity.user.views import USER, user_json
 
 bp = Blueprint("identity_user")
 
@@ -35,7 +36,7 @@ def _address_limits(request: Request, per_ip: throttle.Limit, email: str) -> tup
     return limits
 
 
-@bp.post("/v1/users", strict_slashes=False)
+@bp.post("/v1/users", strict_slashes=False, ctx_body=CreateUserBody, ctx_responses=answers({201: USER}))
 async def create_user(request: Request) -> HTTPResponse:
     body = read_body(request, CreateUserBody)
     email = service.check_email(body.email)
@@ -55,14 +56,15 @@ async def create_user(request: Request) -> HTTPResponse:
     return reply(request, {"user": user_json(user)}, status=201)
 
 
-@bp.get("/v1/users/<user_id:str>")
+@bp.get("/v1/users/<user_id:id>", ctx_auth="session|service", ctx_responses=answers({200: USER}))
 async def get_user(request: Request, user_id: str) -> HTTPResponse:
     session = None if is_service(request) else await require_session(request)
     user = await service.visible_user(user_id, session)
     return reply(request, {"user": user_json(user)})
 
 
-@bp.patch("/v1/users/<user_id:str>")
+@bp.patch("/v1/users/<user_id:id>", ctx_auth="session|service", ctx_body=PatchUserBody,
+          ctx_responses=answers({200: USER}))
 async def patch_user(request: Request, user_id: str) -> HTTPResponse:
     body = read_body(request, PatchUserBody)
     if body.email is None and body.name is None:
@@ -86,7 +88,7 @@ async def patch_user(request: Request, user_id: str) -> HTTPResponse:
     return reply(request, {"user": user_json(user)})
 
 
-@bp.post("/v1/auth/verify")
+@bp.post("/v1/auth/verify", ctx_body=TokenBody)
 async def verify_email(request: Request) -> HTTPResponse:
     body = read_body(request, TokenBody)
     async with in_transaction("identity") as conn:

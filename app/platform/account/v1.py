@@ -5,20 +5,21 @@ from __future__ import annotations
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.responses import reply
+from app.http.openapi import answers
 from app.platform import db
 from app.platform.account import service
-from app.platform.account.views import account_view, usage_view
+from app.platform.account.views import ACCOUNT, USAGE, account_view, usage_view
 from app.platform.api_key.gate import ANY_KEY, principal_of
 
 bp = Blueprint("v1_account", url_prefix="/v1/account")
 
 
-@bp.get("", ctx_scope=ANY_KEY)
+@bp.get("", ctx_scope=ANY_KEY, ctx_responses=answers({200: ACCOUNT}))
 async def account(request: Request) -> HTTPResponse:
     return reply(request, account_view(principal_of(request)))
 
 
-@bp.get("/usage", ctx_scope="account:read")
+@bp.get("/usage", ctx_scope="account:read", ctx_responses=answers({200: USAGE}))
 async def usage(request: Request) -> HTTPResponse:
     period, counts = await service.usage(db.connection(), principal_of(request))
     return reply(request, {"Usage": usage_view(period, counts)})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.http.openapi import STRING, TIMESTAMP, reply_of, shape
 from app.platform.api_key.principal import Principal
 from herald.timestamps import iso
 
@@ -28,3 +29,11 @@ def usage_view(period: str, counts: dict[str, Any]) -> dict[str, Any]:
         "ApiCalls": int(counts["api_calls"]),
         "UpdatedAt": iso(counts["updated_at"]),
     }
+
+
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py).
+ACCOUNT = reply_of(TenantId=STRING, Name=STRING, Plan=STRING, Status=STRING, ApiKeyId=STRING, ApiKeyScope=STRING)
+USAGE = reply_of(Usage=shape(Period=STRING, EmailsSent={"type": "integer"}, SmsSent={"type": "integer"},
+                             PushSent={"type": "integer"}, ApiCalls={"type": "integer"},
+                             # null while nothing is counted yet
+                             UpdatedAt={"type": ["string", "null"], "format": "date-time"}))

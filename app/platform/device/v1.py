@@ -13,11 +13,12 @@ from sanic import Blueprint, HTTPResponse, Request
 from app.http.bodies import parse_body
 from app.http.paging import OffsetPage
 from app.http.responses import reply
+from app.http.openapi import answers
 from app.platform import db
 from app.platform.api_key.gate import principal_of
 from app.platform.device import service
 from app.platform.device.schemas import DeviceRegistration, check_web_token
-from app.platform.device.views import device_view
+from app.platform.device.views import DEVICE, DEVICES, device_view
 from models.platform.device import DevicePlatform
 
 bp = Blueprint("v1_devices", url_prefix="/v1/push/devices")
@@ -26,7 +27,7 @@ DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
 
 
-@bp.post("", ctx_scope="push:devices")
+@bp.post("", ctx_scope="push:devices", ctx_body=DeviceRegistration, ctx_responses=answers({200: DEVICE}))
 async def register_device(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     body = parse_body(request, DeviceRegistration, max_bytes=64 * 1024)
@@ -37,7 +38,7 @@ async def register_device(request: Request) -> HTTPResponse:
     return reply(request, {"Device": device_view(device)})
 
 
-@bp.get("", ctx_scope="push:devices", ctx_query=("cursor", "limit"))
+@bp.get("", ctx_scope="push:devices", ctx_query=("cursor", "limit"), ctx_responses=answers({200: DEVICES}))
 async def list_devices(request: Request) -> HTTPResponse:
     page = OffsetPage.of(request, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
     found = await service.list_devices(db.connection(), principal_of(request), page)

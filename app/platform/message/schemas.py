@@ -207,7 +207,8 @@ class Notification(Body):
 
 class PushSend(Body):
     notification: Notification
-    device_tokens: Annotated[list[Annotated[str, Field(min_length=1, max_length=4096)]],
+    # 512: a token is a message's recipient, a 512-character column (a longer one was a 500).
+    device_tokens: Annotated[list[Annotated[str, Field(min_length=1, max_length=512)]],
                              Field(min_length=1, max_length=500)]
     data: dict[str, Any] | None = None
     idempotency_key: IdempotencyKey | None = None

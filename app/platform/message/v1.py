@@ -18,6 +18,7 @@ from app.http import errors
 from app.http.bodies import load_json, validate
 from app.http.paging import OffsetPage
 from app.http.responses import reply
+from app.http.openapi import answers
 from app.platform import db
 from app.platform.api_key.gate import principal_of
 from app.platform.api_key.principal import Principal
@@ -74,7 +75,7 @@ def _unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-@bp.post("/emails/send", ctx_scope="email:send")
+@bp.post("/emails/send", ctx_scope="email:send", ctx_body=EmailSend, ctx_responses=answers({202: views.ACCEPTED}))
 async def send_email(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     raw, body = _body(request, EmailSend)
@@ -84,7 +85,7 @@ async def send_email(request: Request) -> HTTPResponse:
     return await send_one(request, "email", _email_item(body, key, raw), compare_bodies=False)
 
 
-@bp.post("/emails/batch", ctx_scope="email:send")
+@bp.post("/emails/batch", ctx_scope="email:send", ctx_body=EmailBatch, ctx_responses=answers({202: views.BATCH}))
 async def send_email_batch(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     _, batch = _body(request, EmailBatch)
@@ -120,7 +121,7 @@ async def send_email_batch(request: Request) -> HTTPResponse:
     return reply(request, {"Count": len(results), "Results": results}, status=202)
 
 
-@bp.post("/sms/send", ctx_scope="sms:send")
+@bp.post("/sms/send", ctx_scope="sms:send", ctx_body=SmsSend, ctx_responses=answers({202: views.ACCEPTED}))
 async def send_sms(request: Request) -> HTTPResponse:
     raw, body = _body(request, SmsSend)
     key = header_idempotency_key(request) or body.idempotency_key
@@ -128,7 +129,7 @@ async def send_sms(request: Request) -> HTTPResponse:
     return await send_one(request, "sms", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
 
 
-@bp.post("/push/send", ctx_scope="push:send")
+@bp.post("/push/send", ctx_scope="push:send", ctx_body=PushSend, ctx_responses=answers({202: views.ACCEPTED}))
 async def send_push(request: Request) -> HTTPResponse:
     raw = load_json(request, max_bytes=MAX_SEND_BYTES)
     if isinstance(raw, dict) and "Topic" in raw:
@@ -142,7 +143,8 @@ async def send_push(request: Request) -> HTTPResponse:
     return await send_one(request, "push", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
 
 
-@bp.post("/whatsapp/send", ctx_scope="whatsapp:send")
+@bp.post("/whatsapp/send", ctx_scope="whatsapp:send", ctx_body=WhatsappSend,
+         ctx_responses=answers({202: views.ACCEPTED}))
 async def send_whatsapp(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     raw, body = _body(request, WhatsappSend)
@@ -155,7 +157,8 @@ async def send_whatsapp(request: Request) -> HTTPResponse:
     return await send_one(request, "whatsapp", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
 
 
-@bp.get("/emails", ctx_scope="email:read", ctx_query=("status", "q", "cursor", "limit"))
+@bp.get("/emails", ctx_scope="email:read", ctx_query=("status", "q", "cursor", "limit"),
+         ctx_responses=answers({200: views.EMAILS}))
 async def list_emails(request: Request) -> HTTPResponse:
     page = OffsetPage.of(request, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
     found = await service.list_emails(db.connection(), principal_of(request), page,
@@ -164,7 +167,7 @@ async def list_emails(request: Request) -> HTTPResponse:
                            "HasMore": found.has_more})
 
 
-@bp.get("/emails/<message_id:str>", ctx_scope="email:read")
+@bp.get("/emails/<message_id:id>", ctx_scope="email:read", ctx_responses=answers({200: views.EMAIL}))
 async def get_email(request: Request, message_id: str) -> HTTPResponse:
     message, events = await service.email_with_timeline(db.connection(), principal_of(request), message_id)
     return reply(request, {"Message": views.detail(message), "Events": views.timeline(message, events)})

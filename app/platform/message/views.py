@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http import errors
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
 from app.platform.message.service import Outcome
 from herald.timestamps import iso
 from models.platform.message import Message, MessageEvent
@@ -67,3 +68,19 @@ def timeline(message: Message, events: list[MessageEvent]) -> list[dict[str, Any
     entries = [{"Type": "queued", "At": iso(message.created_at), "Detail": None}]
     entries += [{"Type": event.type, "At": iso(event.created_at), "Detail": event.detail} for event in events]
     return entries
+
+
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py).
+_IDS = {"MessageId": NULLABLE_STRING, "MessageIds": {"type": "array", "items": STRING},
+        "ReusedIdempotency": {"type": "boolean"}}
+ACCEPTED = reply_of(**_IDS, Status={"const": "queued"})
+BATCH_ITEM = {"anyOf": [shape(Index={"type": "integer"}, **_IDS),
+                        shape("Details", Index={"type": "integer"},
+                              Error=shape("Details", Code=STRING, Message=STRING, Details={"type": "object"}))]}
+BATCH = reply_of(Count={"type": "integer"}, Results={"type": "array", "items": BATCH_ITEM})
+_SUMMARY = {"MessageId": STRING, "Status": STRING, "To": STRING, "Role": NULLABLE_STRING, "From": NULLABLE_STRING,
+            "Subject": NULLABLE_STRING, "Mode": STRING, "CreatedAt": TIMESTAMP, "UpdatedAt": TIMESTAMP}
+EMAILS = reply_of(Messages={"type": "array", "items": shape(**_SUMMARY)}, NextCursor={"type": "integer"},
+                  HasMore={"type": "boolean"})
+EMAIL = reply_of(Message=shape(**_SUMMARY, Channel=STRING, Body={"type": "object"}), Events={
+    "type": "array", "items": shape(Type=STRING, At=TIMESTAMP, Detail={})})

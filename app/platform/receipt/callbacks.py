@@ -11,13 +11,16 @@ from __future__ import annotations
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
+from app.http.openapi import NO_CONTENT, Schema, answers
 from app.platform import db
 from app.platform.receipt import service
 
 bp = Blueprint("twilio_callbacks", url_prefix="/callbacks/twilio")
 
 
-@bp.post("/<tenant_id:str>")
+@bp.post("/<tenant_id:id>", ctx_auth="signature",
+         ctx_form=Schema({"type": "object", "additionalProperties": {"type": "string"}}),
+         ctx_responses=answers({204: NO_CONTENT}))
 async def status_callback(request: Request, tenant_id: str) -> HTTPResponse:
     settings = request.app.ctx.settings
     tenant, token = await service.twilio_account(db.connection(), tenant_id, settings)

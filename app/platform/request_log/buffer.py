@@ -6,8 +6,9 @@ resolution, redaction, error code, message ids) and writes them with one multi-r
 BATCH_ROWS rows. Rows are built on a thread of their own, never on the event loop, and each
 body is read only as far as it is kept (:mod:`.body`), so no request body can hold up the API.
 A graceful stop flushes what is left. If the database refuses, rows stay queued and are
-retried; a batch refused FAILURES_BEFORE_DROP times in a row is dropped and logged, so one bad
-row cannot block the log. At most MAX_PENDING records and MAX_PENDING_BYTES of bodies wait;
+retried; a batch refused FAILURES_BEFORE_DROP times in a row is written one row at a time and
+only the rows still refused are dropped (and logged), so one bad row neither blocks the log nor
+takes its neighbours with it. At most MAX_PENDING records and MAX_PENDING_BYTES of bodies wait;
 beyond either, new records are dropped and counted in the log (the API keeps answering either
 way).
 """
@@ -21,6 +22,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import orjson
 from tortoise import connections
 
 from app.platform.request_log.body import redact_body
@@ -131,8 +133,11 @@ class RequestLogBuffer:
             except Exception:  # noqa: BLE001
                 self._failures += 1
                 if self._failures >= FAILURES_BEFORE_DROP:
-                    log.exception("request-log batch of %d rows refused %d times; dropped", len(batch),
-                                  self._failures)
+                    # Refused again and again: one row at a time, so only a row the database will
+                    # not take is lost, never its neighbours.
+                    dropped = await self._write_each(connection, batch)
+                    log.exception("request-log batch of %d rows refused %d times; written row by row, %d "
+                                  "dropped", len(batch), self._failures, dropped)
                     self._written(batch)
                     self._failures = 0
                     continue
@@ -140,6 +145,16 @@ class RequestLogBuffer:
                 return
             self._failures = 0
             self._written(batch)
+
+    @staticmethod
+    async def _write_each(connection, batch: list[dict[str, Any]]) -> int:
+        dropped = 0
+        for row in batch:
+            try:
+                await insert_many(connection, [row])
+            except Exception:  # noqa: BLE001 - that row alone is lost, and counted
+                dropped += 1
+        return dropped
 
     def _written(self, batch: list[dict[str, Any]]) -> None:
         del self.ready[:len(batch)]
@@ -204,7 +219,7 @@ def build_row(record: Captured, keys: dict[str, tuple[int, str, str, str]]) -> d
         "duration_ms": record.duration_ms,
         "idempotency_key": idempotency_key(record.idempotency_header, request.fields.get("IdempotencyKey")),
         "error_code": error_code(record.status, response_json),
-        "message_ids": json.dumps(message_ids(response_json)),
+        "message_ids": orjson.dumps(message_ids(response_json)).decode(),
         "request_id": record.request_id[:40],
         "trace_id": record.trace_id,
         "query": json.dumps(query, ensure_ascii=False) if query is not None else None,
@@ -220,6 +235,10 @@ def response_facts(body: bytes | None) -> Any:
     """A response of ours, parsed for its error code and message ids."""
     if not body or len(body) > RESPONSE_FACTS_BYTES:
         return None
+    try:
+        return orjson.loads(body)  # the C parser; what it refuses (NaN, huge integers) the standard one may take
+    except orjson.JSONDecodeError:
+        pass
     try:
         return json.loads(body)
     except (ValueError, RecursionError):

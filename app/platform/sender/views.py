@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.http.openapi import STRING, reply_of, shape
 from models.platform.domain import SANDBOX_DOMAIN, SenderDomain, SenderState
 
 EMAILS_SEND = "emails/send"
@@ -24,3 +25,10 @@ def domain_view(domain: SenderDomain) -> dict[str, Any]:
 def senders_view(domains: list[SenderDomain], *, sandbox: bool) -> dict[str, Any]:
     listed = [sandbox_view()] if sandbox else []
     return {"Domains": listed + [domain_view(domain) for domain in domains], "Mailboxes": []}
+
+
+# The answer's shape, for the OpenAPI document (app/http/openapi.py).
+SENDERS = reply_of(Domains={"type": "array", "items": shape(Name=STRING, Verified={"type": "boolean"},
+                                                            UsableFor={"type": "array", "items": STRING},
+                                                            DnsStatus={"enum": ["ok", "pending"]})},
+                   Mailboxes={"type": "array"})

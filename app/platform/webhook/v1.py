@@ -21,12 +21,14 @@ from sanic import Blueprint, HTTPResponse, Request
 from app.http.bodies import parse_body
 from app.http.paging import KeysetPage
 from app.http.responses import no_content, reply
+from app.http.openapi import NO_CONTENT, answers
 from app.platform import db
 from app.platform.api_key.gate import principal_of
 from app.platform.webhook import service
 from app.platform.webhook.schemas import (MAX_BODY_BYTES, SecretRotation, TestEvent, WebhookCreate, WebhookUpdate,
                                           optional_body)
-from app.platform.webhook.views import delivery_view, endpoint_view, event_view, with_secret
+from app.platform.webhook.views import (DELIVERIES, DELIVERY, ENDPOINT, ENDPOINT_WITH_SECRET, ENDPOINTS, EVENT, EVENTS,
+                                        TEST_EVENT, delivery_view, endpoint_view, event_view, with_secret)
 
 bp = Blueprint("v1_webhooks", url_prefix="/v1")
 
@@ -45,7 +47,7 @@ def _allow_loopback(request: Request) -> bool:
 
 # --- endpoints -----------------------------------------------------------------------------------
 
-@bp.get("/webhooks", ctx_scope=SCOPE, ctx_query=("cursor", "limit"))
+@bp.get("/webhooks", ctx_scope=SCOPE, ctx_query=("cursor", "limit"), ctx_responses=answers({200: ENDPOINTS}))
 async def list_webhooks(request: Request) -> HTTPResponse:
     found = await service.list_endpoints(db.connection(), principal_of(request), _page(request))
     now = datetime.now(timezone.utc)
@@ -53,7 +55,7 @@ async def list_webhooks(request: Request) -> HTTPResponse:
                            "NextCursor": found.next_cursor, "HasMore": found.has_more})
 
 
-@bp.post("/webhooks", ctx_scope=SCOPE)
+@bp.post("/webhooks", ctx_scope=SCOPE, ctx_body=WebhookCreate, ctx_responses=answers({201: ENDPOINT_WITH_SECRET}))
 async def create_webhook(request: Request) -> HTTPResponse:
     body = parse_body(request, WebhookCreate, max_bytes=MAX_BODY_BYTES)
     endpoint, secret = await service.create_endpoint(
@@ -62,13 +64,13 @@ async def create_webhook(request: Request) -> HTTPResponse:
     return reply(request, {"Webhook": with_secret(endpoint, secret)}, status=201)
 
 
-@bp.get("/webhooks/<webhook_id:str>", ctx_scope=SCOPE)
+@bp.get("/webhooks/<webhook_id:id>", ctx_scope=SCOPE, ctx_responses=answers({200: ENDPOINT}))
 async def get_webhook(request: Request, webhook_id: str) -> HTTPResponse:
     endpoint = await service.endpoint(db.connection(), principal_of(request), webhook_id)
     return reply(request, {"Webhook": endpoint_view(endpoint)})
 
 
-@bp.patch("/webhooks/<webhook_id:str>", ctx_scope=SCOPE)
+@bp.patch("/webhooks/<webhook_id:id>", ctx_scope=SCOPE, ctx_body=WebhookUpdate, ctx_responses=answers({200: ENDPOINT}))
 async def update_webhook(request: Request, webhook_id: str) -> HTTPResponse:
     changes = parse_body(request, WebhookUpdate, max_bytes=MAX_BODY_BYTES).changes()
     endpoint = await service.update_endpoint(db.connection(), principal_of(request), webhook_id, changes,
@@ -76,13 +78,14 @@ async def update_webhook(request: Request, webhook_id: str) -> HTTPResponse:
     return reply(request, {"Webhook": endpoint_view(endpoint)})
 
 
-@bp.delete("/webhooks/<webhook_id:str>", ctx_scope=SCOPE)
+@bp.delete("/webhooks/<webhook_id:id>", ctx_scope=SCOPE, ctx_responses=answers({204: NO_CONTENT}))
 async def delete_webhook(request: Request, webhook_id: str) -> HTTPResponse:
     await service.delete_endpoint(db.connection(), principal_of(request), webhook_id)
     return no_content()
 
 
-@bp.post("/webhooks/<webhook_id:str>/rotate-secret", ctx_scope=SCOPE)
+@bp.post("/webhooks/<webhook_id:id>/rotate-secret", ctx_scope=SCOPE, ctx_optional_body=SecretRotation,
+         ctx_responses=answers({200: ENDPOINT_WITH_SECRET}))
 async def rotate_secret(request: Request, webhook_id: str) -> HTTPResponse:
     body = optional_body(request, SecretRotation)
     endpoint, secret, now = await service.rotate_secret(db.connection(), principal_of(request), webhook_id,
@@ -90,7 +93,8 @@ async def rotate_secret(request: Request, webhook_id: str) -> HTTPResponse:
     return reply(request, {"Webhook": with_secret(endpoint, secret, now)})
 
 
-@bp.post("/webhooks/<webhook_id:str>/test", ctx_scope=SCOPE)
+@bp.post("/webhooks/<webhook_id:id>/test", ctx_scope=SCOPE, ctx_optional_body=TestEvent,
+         ctx_responses=answers({202: TEST_EVENT}))
 async def send_test_event(request: Request, webhook_id: str) -> HTTPResponse:
     body = optional_body(request, TestEvent)
     async with db.transaction() as conn:
@@ -101,7 +105,8 @@ async def send_test_event(request: Request, webhook_id: str) -> HTTPResponse:
 
 # --- deliveries ------------------------------------------------------------------------------------
 
-@bp.get("/webhooks/<webhook_id:str>/deliveries", ctx_scope=SCOPE, ctx_query=("status", "cursor", "limit"))
+@bp.get("/webhooks/<webhook_id:id>/deliveries", ctx_scope=SCOPE, ctx_query=("status", "cursor", "limit"),
+         ctx_responses=answers({200: DELIVERIES}))
 async def list_deliveries(request: Request, webhook_id: str) -> HTTPResponse:
     endpoint, found, attempts = await service.list_deliveries(
         db.connection(), principal_of(request), webhook_id, _page(request), status=request.args.get("status"))
@@ -109,14 +114,16 @@ async def list_deliveries(request: Request, webhook_id: str) -> HTTPResponse:
                            "NextCursor": found.next_cursor, "HasMore": found.has_more})
 
 
-@bp.get("/webhooks/<webhook_id:str>/deliveries/<delivery_id:str>", ctx_scope=SCOPE)
+@bp.get("/webhooks/<webhook_id:id>/deliveries/<delivery_id:id>", ctx_scope=SCOPE,
+        ctx_responses=answers({200: DELIVERY}))
 async def get_delivery(request: Request, webhook_id: str, delivery_id: str) -> HTTPResponse:
     endpoint, delivery, attempts = await service.delivery_with_attempts(db.connection(), principal_of(request),
                                                                         webhook_id, delivery_id)
     return reply(request, {"Delivery": delivery_view(delivery, endpoint, attempts)})
 
 
-@bp.post("/webhooks/<webhook_id:str>/deliveries/<delivery_id:str>/retry", ctx_scope=SCOPE)
+@bp.post("/webhooks/<webhook_id:id>/deliveries/<delivery_id:id>/retry", ctx_scope=SCOPE,
+         ctx_responses=answers({202: DELIVERY}))
 async def retry_delivery(request: Request, webhook_id: str, delivery_id: str) -> HTTPResponse:
     async with db.transaction() as conn:
         endpoint, delivery, attempts = await service.retry_delivery(conn, principal_of(request), webhook_id,
@@ -127,7 +134,7 @@ async def retry_delivery(request: Request, webhook_id: str, delivery_id: str) ->
 
 # --- events ----------------------------------------------------------------------------------------
 
-@bp.get("/events", ctx_scope=SCOPE, ctx_query=("type", "cursor", "limit"))
+@bp.get("/events", ctx_scope=SCOPE, ctx_query=("type", "cursor", "limit"), ctx_responses=answers({200: EVENTS}))
 async def list_events(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     found = await service.list_events(db.connection(), principal, _page(request), event_type=request.args.get("type"))
@@ -135,7 +142,7 @@ async def list_events(request: Request) -> HTTPResponse:
                            "NextCursor": found.next_cursor, "HasMore": found.has_more})
 
 
-@bp.get("/events/<event_id:str>", ctx_scope=SCOPE)
+@bp.get("/events/<event_id:id>", ctx_scope=SCOPE, ctx_responses=answers({200: EVENT}))
 async def get_event(request: Request, event_id: str) -> HTTPResponse:
     principal = principal_of(request)
     event = await service.event(db.connection(), principal, event_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
 from herald.timestamps import iso
 from models.platform.webhook import (BREAKER_THRESHOLD, DeliveryStatus, WebhookAttempt, WebhookDelivery,
                                      WebhookEndpoint, WebhookEvent)
@@ -76,3 +77,28 @@ def delivery_view(delivery: WebhookDelivery, endpoint: WebhookEndpoint,
         "CreatedAt": iso(delivery.created_at, MS),
         "Attempts": [attempt_view(attempt) for attempt in attempts],
     }
+
+
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py).
+_INT, _NULLABLE_INT = {"type": "integer"}, {"type": ["integer", "null"]}
+_CURSOR = {"NextCursor": {"type": ["integer", "string", "null"]}, "HasMore": {"type": "boolean"}}
+_ENDPOINT = dict(Id=STRING, Url=STRING, Description=NULLABLE_STRING, EventTypes={"type": "array", "items": STRING},
+                 Enabled={"type": "boolean"}, Mode=STRING, DisabledReason=NULLABLE_STRING, DisabledAt=NULLABLE_STRING,
+                 PreviousSecretExpiresAt=NULLABLE_STRING,
+                 Health=shape(Breaker=STRING, BreakerOpenUntil=NULLABLE_STRING, ConsecutiveFailures=_INT,
+                              FailingSince=NULLABLE_STRING, LastSuccessAt=NULLABLE_STRING),
+                 CreatedAt=STRING, UpdatedAt=STRING)
+ENDPOINT = reply_of(Webhook=shape(**_ENDPOINT))
+ENDPOINT_WITH_SECRET = reply_of(Webhook=shape(**_ENDPOINT, Secret=STRING))
+ENDPOINTS = reply_of(Webhooks={"type": "array", "items": shape(**_ENDPOINT)}, **_CURSOR)
+_EVENT = shape(EventId=STRING, EventType=STRING, CreatedAt=STRING, TenantId=STRING, Data={})
+EVENT = reply_of(Event=_EVENT)
+EVENTS = reply_of(Events={"type": "array", "items": _EVENT}, **_CURSOR)
+TEST_EVENT = reply_of(EventId=STRING, DeliveryId=STRING)
+_ATTEMPT = shape(Number=_INT, At=NULLABLE_STRING, Outcome=STRING, StatusCode=_NULLABLE_INT, DurationMs=_NULLABLE_INT,
+                 Error=NULLABLE_STRING, ResponseExcerpt=NULLABLE_STRING)
+_DELIVERY = shape(Id=STRING, WebhookId=STRING, EventId=STRING, EventType=STRING, Status=STRING, AttemptCount=_INT,
+                  NextAttemptAt=NULLABLE_STRING, LastAttemptAt=NULLABLE_STRING, LastStatusCode=_NULLABLE_INT,
+                  LastError=NULLABLE_STRING, CreatedAt=STRING, Attempts={"type": "array", "items": _ATTEMPT})
+DELIVERY = reply_of(Delivery=_DELIVERY)
+DELIVERIES = reply_of(Deliveries={"type": "array", "items": _DELIVERY}, **_CURSOR)

@@ -1,0 +1,323 @@
+"""Each system's OpenAPI 3.1 document, generated from its route table: ``GET /openapi.json``, and
+a browsable reference of it at ``GET /docs`` (Swagger UI, shipped in app/http/static/).
+
+Nothing is written twice. The paths and methods are the routes Sanic registered (HEAD, added to
+every GET by the factory, is left out); what a route accepts and answers is read from the
+declarations on the route itself, the same ``ctx_`` keywords the gates read:
+
+- ``ctx_scope``     the API-key scope of a platform /v1 route (the gate enforces it);
+- ``ctx_query``     the allowed query parameters (app/http/query.py enforces the allowlist);
+- ``ctx_envelope``  ``"lower"`` when the route's own 400 and 404 use the lowercase envelope;
+- ``ctx_body``      the strict pydantic model of the JSON body (or a :class:`Schema`);
+- ``ctx_optional_body`` the same, for a body that may be left empty (its model's defaults);
+- ``ctx_form``      a :class:`Schema` of an ``application/x-www-form-urlencoded`` body;
+- ``ctx_auth``      ``"session"``, ``"service"`` or ``"session|service"`` (identity routes),
+                    ``"signature"`` (a provider callback); ``ctx_unverified=True`` makes it optional;
+- ``ctx_responses`` ``answers({status: pydantic model, dict (a JSON Schema), :class:`Schema`,
+                    :data:`NO_CONTENT`, :data:`HTML` or :data:`REDIRECT`})``; a route that declares
+                    none answers 200 with a JSON object;
+- ``ctx_errors``    error statuses of the route beyond those inferred from the above.
+
+Every operation also lists the error statuses its declarations imply (400 for a body, 404 for a
+path parameter, 401/403/429 for the key gate ...) and a ``default`` answer: the system's error
+envelope, which is the shape of any error the code can raise. See docs/openapi.md.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+from sanic import Blueprint, HTTPResponse, Request, Sanic
+from sanic.response import html, json
+
+from app.http import errors
+
+NO_CONTENT = "no-content"
+HTML = "html"
+REDIRECT = "redirect"
+ANY_KEY = "*"  # the platform gate's "any valid key" (app/platform/api_key/gate.py spells the same)
+
+STATIC = Path(__file__).parent / "static" / "swagger-ui"
+ASSETS = {"swagger-ui-bundle.js": "text/javascript; charset=utf-8", "swagger-ui.css": "text/css; charset=utf-8",
+          "herald-docs.js": "text/javascript; charset=utf-8", "LICENSE": "text/plain; charset=utf-8"}
+REF = "#/components/schemas/{model}"
+_PARAM = re.compile(r"<(\w+)(?::[^>]*)?>")
+_TYPED = re.compile(r"<(\w+):(\w+)>")
+
+# Path-parameter types every system's router knows (app/http/factory.py registers them): ``<name:id>``
+# is a public id (``msg_<hex>``, ``usr_<hex>`` ...; the columns hold 40 characters), ``<name:slug>`` a
+# tenant or product name (64), ``<name:client>`` an OAuth client id (as the client service allows).
+# Anything else cannot name a row, so the router answers 404 before a handler asks the database.
+PATH_TYPES = {"id": r"^[A-Za-z0-9_-]{1,40}$", "slug": r"^[A-Za-z0-9_.:-]{1,64}$",
+              "client": r"^[A-Za-z0-9_.-]{3,100}$"}
+
+REASONS = {200: "OK", 201: "Created", 202: "Accepted", 204: "No content", 303: "See other", 400: "Bad request",
+           401: "Unauthorized", 403: "Forbidden", 404: "Not found", 409: "Conflict", 413: "Payload too large",
+           422: "Unprocessable", 429: "Too many requests", 502: "Upstream failure", 503: "Unavailable"}
+
+PASCAL_ERROR = {
+    "type": "object", "required": ["Error", "RequestId"],
+    "properties": {
+        "Error": {"type": "object", "required": ["Type", "Code", "Message"],
+                  "properties": {"Type": {"type": "string", "enum": ["Sender", "Receiver"]},
+                                 "Code": {"type": "string"}, "Message": {"type": "string"},
+                                 "Details": {"type": "object"}}},
+        "RequestId": {"type": "string"}},
+    "example": {"Error": {"Type": "Sender", "Code": "ValidationError", "Message": "Unknown field 'Foo' in the request "
+                          "body.", "Details": {"Foo": "unknown field"}}, "RequestId": "req_0123456789abcdef"},
+}
+LOWER_ERROR = {
+    "type": "object", "required": ["error", "RequestId"],
+    "properties": {
+        "error": {"type": "object", "required": ["type", "code", "message"],
+                  "properties": {"type": {"type": "string", "enum": ["Sender", "Receiver"]},
+                                 "code": {"type": "string"}, "message": {"type": "string"},
+                                 "details": {"type": "object"}}},
+        "RequestId": {"type": "string"}},
+    "example": {"error": {"type": "Sender", "code": "InvalidRequest", "message": "The request body is not valid JSON."},
+                "RequestId": "req_0123456789abcdef"},
+}
+
+SECURITY_SCHEMES = {
+    "apiKey": {"type": "http", "scheme": "bearer", "bearerFormat": "sk_live_... or sk_test_...",
+               "description": "An account's API key: `Authorization: Bearer <key>`. Each /v1 operation names the "
+                              "scope it needs (the key's scopes are set when it is made; `*` is any valid key)."},
+    "session": {"type": "http", "scheme": "bearer",
+                "description": "A person's session: `Authorization: Bearer <token>`. On the identity server the "
+                               "token of POST /v1/auth/login; on the platform's /api the Token of POST "
+                               "/api/auth/login, or the HttpOnly `herald_session` cookie it sets."},
+    "service": {"type": "http", "scheme": "bearer",
+                "description": "The service credential shared by Herald's systems: `Authorization: Bearer "
+                               "<SERVICE_TOKEN>`; for internal routes."},
+    "signature": {"type": "apiKey", "in": "header", "name": "X-Twilio-Signature",
+                  "description": "The provider's request signature over the callback URL and form fields."},
+}
+
+
+class Schema:
+    """A JSON Schema as a route declaration (Sanic hashes ``ctx_`` values, so no bare dicts)."""
+
+    def __init__(self, schema: dict[str, Any], media: str | tuple[str, ...] = "application/json") -> None:
+        self.schema = schema
+        self.media = (media,) if isinstance(media, str) else media
+
+
+STRING = {"type": "string"}
+NULLABLE_STRING = {"type": ["string", "null"]}
+TIMESTAMP = {"type": "string", "format": "date-time"}
+
+
+def shape(*optional: str, **properties: Any) -> dict[str, Any]:
+    """A JSON object schema whose properties are all required but ``optional``; a view's shape,
+    written next to the view that makes it."""
+    return {"type": "object", "required": [name for name in properties if name not in optional],
+            "properties": properties}
+
+
+def reply_of(**properties: Any) -> dict[str, Any]:
+    """The schema of a ``reply()`` body: the view's fields and the ``RequestId`` every answer carries."""
+    return shape(**properties, RequestId=STRING)
+
+
+def answers(mapping: dict[int, Any]) -> tuple[tuple[int, Any], ...]:
+    """``ctx_responses=answers({202: Accepted, 404: ...})``: a hashable declaration of the answers."""
+    return tuple(sorted((status, Schema(answer) if isinstance(answer, dict) else answer)
+                        for status, answer in mapping.items()))
+
+
+def _operation_id(route) -> str:
+    return route.name.split(".", 1)[-1].replace(".", "_")  # "<blueprint>_<handler>": unique per app
+
+
+def _path(route) -> str:
+    return "/" + _PARAM.sub(r"{\1}", route.path).rstrip("/") if route.path else "/"
+
+
+def described_routes(app: Sanic) -> list[tuple[str, str, Any]]:
+    """(method, OpenAPI path, route) of every route the document describes: all but HEAD, OPTIONS
+    and the test-only diagnostics (registered when HERALD_ENV=test)."""
+    seen: dict[tuple[str, str], Any] = {}
+    for route in app.router.routes:
+        if ".diagnostics." in route.name or getattr(route.ctx, "openapi", True) is False:
+            continue
+        for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
+            seen.setdefault((method, _path(route)), route)
+    ordered = sorted(seen.items(), key=lambda item: (item[0][1], item[0][0]))  # by path, then method
+    return [(method, path, route) for (method, path), route in ordered]
+
+
+class _Components:
+    def __init__(self) -> None:
+        self.schemas: dict[str, Any] = {"PascalError": PASCAL_ERROR, "LowerError": LOWER_ERROR}
+
+    def schema(self, declared: Any, *, mode: str = "validation") -> dict[str, Any]:
+        if isinstance(declared, type) and issubclass(declared, BaseModel):
+            found = declared.model_json_schema(by_alias=True, ref_template=REF, mode=mode)
+            self.schemas.update(found.pop("$defs", {}))
+            name = declared.__name__ if mode == "validation" else f"{declared.__name__}Answer"
+            self.schemas[name] = found
+            return {"$ref": REF.format(model=name)}
+        return dict(declared.schema)
+
+
+def _error(ref: str, status: int) -> dict[str, Any]:
+    return {"description": REASONS.get(status, "Error"),
+            "content": {"application/json": {"schema": {"$ref": REF.format(model=ref)}}}}
+
+
+def _success(components: _Components, status: int, declared: Any) -> dict[str, Any]:
+    described: dict[str, Any] = {"description": REASONS.get(status, "Answer")}
+    if declared == NO_CONTENT:
+        return described
+    if declared == REDIRECT:
+        described["headers"] = {"Location": {"schema": {"type": "string"}, "description": "Where to go next."}}
+        return described
+    if declared == HTML:
+        described["content"] = {"text/html": {"schema": {"type": "string"}}}
+        return described
+    if isinstance(declared, Schema):
+        described["content"] = {media: {"schema": dict(declared.schema)} for media in declared.media}
+        return described
+    schema = components.schema(declared, mode="serialization") if declared is not None else {"type": "object"}
+    described["content"] = {"application/json": {"schema": schema}}
+    return described
+
+
+def _security(ctx) -> list[dict[str, list[str]]] | None:
+    scope = getattr(ctx, "scope", None)
+    if scope is not None:
+        return [{"apiKey": [] if scope == ANY_KEY else [scope]}]
+    auth = getattr(ctx, "auth", None)
+    if auth is None:
+        return None
+    # ctx_unverified: the credential is read when given, and the route answers without one too.
+    return [{name: []} for name in auth.split("|")] + ([{}] if getattr(ctx, "unverified", False) else [])
+
+
+def _error_statuses(ctx, path: str, has_body: bool, system_error: str) -> set[int]:
+    statuses = set(getattr(ctx, "errors", ()))
+    if has_body:
+        statuses.add(400)
+    if "{" in path:
+        statuses.add(404)
+    if getattr(ctx, "query", ()):
+        statuses.add(422 if system_error == "PascalError" else 400)
+    if getattr(ctx, "envelope", None) == "lower":
+        statuses |= {400, 404}  # the route's own answers, in the lowercase envelope
+    if getattr(ctx, "scope", None) is not None:
+        statuses |= {401, 403, 429}
+    auth = getattr(ctx, "auth", None) or ""
+    if "session" in auth or "service" in auth:
+        statuses.add(401)
+    if "signature" in auth:
+        statuses.add(403)
+    return statuses
+
+
+def _operation(components: _Components, method: str, path: str, route, system_error: str) -> dict[str, Any]:
+    ctx = route.ctx
+    doc = inspect.getdoc(route.handler) or ""
+    operation: dict[str, Any] = {
+        "operationId": _operation_id(route) + ("" if len(route.methods - {"HEAD", "OPTIONS"}) == 1
+                                               else f"_{method.lower()}"),
+        "summary": doc.split("\n")[0] if doc else f"{method} {path}",
+        "tags": [path.strip("/").split("/")[1] if path.startswith("/v1/") else "meta"],
+    }
+    if doc:
+        operation["description"] = doc
+    types = dict(_TYPED.findall(route.path))
+    parameters = [{"name": name, "in": "path", "required": True,
+                   "schema": {"type": "string", "minLength": 1} if types.get(name) not in PATH_TYPES
+                   else {"type": "string", "pattern": PATH_TYPES[types[name]]}}
+                  for name in _PARAM.findall(route.path)]
+    parameters += [{"name": name, "in": "query", "required": False, "schema": {"type": "string"}}
+                   for name in getattr(ctx, "query", ())]
+    if parameters:
+        operation["parameters"] = parameters
+    body, form = getattr(ctx, "body", None), getattr(ctx, "form", None)
+    optional = getattr(ctx, "optional_body", None)
+    if body is not None or optional is not None:
+        operation["requestBody"] = {"required": optional is None, "content": {
+            "application/json": {"schema": components.schema(body if optional is None else optional)}}}
+    elif form is not None:
+        operation["requestBody"] = {"required": True,
+                                    "content": {"application/x-www-form-urlencoded": {"schema": dict(form.schema)}}}
+    security = _security(ctx)
+    if security is not None:
+        operation["security"] = security
+    declared = dict(getattr(ctx, "responses", None) or ((200, None),))
+    responses = {str(status): _success(components, status, answer) for status, answer in sorted(declared.items())}
+    lower = getattr(ctx, "envelope", None) == "lower"
+    for status in sorted(_error_statuses(ctx, path, "requestBody" in operation, system_error)):
+        if str(status) not in responses:
+            responses[str(status)] = _error("LowerError" if lower and status in (400, 404) else system_error, status)
+    responses["default"] = {"description": "Any other error, in the system's error envelope",
+                            "content": {"application/json": {"schema": {"$ref": REF.format(model=system_error)}}}}
+    operation["responses"] = responses
+    return operation
+
+
+def describe(app: Sanic) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of ``app``, from its route table and the routes' declarations."""
+    system = app.ctx.system
+    system_error = "LowerError" if app.config.get("ERROR_ENVELOPE") == "lower" else "PascalError"
+    components = _Components()
+    paths: dict[str, dict[str, Any]] = {}
+    for method, path, route in described_routes(app):
+        paths.setdefault(path, {})[method.lower()] = _operation(components, method, path, route, system_error)
+    used = {name for item in paths.values() for operation in item.values()
+            for entry in operation.get("security", ()) for name in entry}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": f"Herald {system.title}", "version": str(app.ctx.settings.version),
+                 "description": f"The HTTP API of Herald's {system.name} system, generated from its route table."},
+        "servers": [{"url": "/"}],
+        "paths": paths,
+        "components": {"schemas": components.schemas,
+                       "securitySchemes": {name: SECURITY_SCHEMES[name] for name in sorted(used)}},
+    }
+
+
+DOCS_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}: API reference</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/herald-docs.js"></script>
+</body></html>
+"""
+
+
+@lru_cache(maxsize=None)
+def _asset(name: str) -> bytes:
+    return (STATIC / name).read_bytes()
+
+
+def openapi_blueprint() -> Blueprint:
+    bp = Blueprint("openapi")
+
+    @bp.get("/openapi.json", ctx_responses=answers({200: {"type": "object", "required": ["openapi", "info", "paths"]}}))
+    async def openapi_document(request: Request) -> HTTPResponse:
+        """This system's OpenAPI 3.1 document."""
+        if not hasattr(request.app.ctx, "openapi"):
+            request.app.ctx.openapi = describe(request.app)
+        return json(request.app.ctx.openapi)
+
+    @bp.get("/docs", ctx_responses=answers({200: HTML}))
+    async def reference(request: Request) -> HTTPResponse:
+        """A browsable reference of this system's document (Swagger UI, served from this system)."""
+        return html(DOCS_PAGE.format(title=f"Herald {request.app.ctx.system.title}"))
+
+    @bp.get("/docs/assets/<name:str>", ctx_responses=answers({200: Schema({"type": "string"}, tuple(dict.fromkeys(
+        media.split(";")[0] for media in ASSETS.values())))}))
+    async def asset(request: Request, name: str) -> HTTPResponse:
+        """The renderer's files (no CDN at run time)."""
+        if name not in ASSETS:
+            raise errors.NotFound(f"No asset {name!r}.")
+        return HTTPResponse(_asset(name), content_type=ASSETS[name], headers={"Cache-Control": "max-age=3600"})
+
+    return bp

@@ -1,0 +1,24 @@
+"""``POST /v1/auth/verify/resend``: the verification link of the session's own address, again."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+from tortoise.transactions import in_transaction
+
+from app.http.openapi import answers
+from app.http.responses import reply
+from app.identity import throttle
+from app.identity.credentials import require_session
+from app.identity.verification import service
+
+bp = Blueprint("identity_verification")
+
+
+@bp.post("/v1/auth/verify/resend", ctx_auth="session", ctx_responses=answers({202: None}), ctx_errors=(409, 429))
+async def resend(request: Request) -> HTTPResponse:
+    user = (await require_session(request)).user
+    service.refuse_verified(user)
+    await throttle.counters(request).take(*service.limits(user))
+    async with in_transaction("identity") as conn:
+        await service.resend(conn, user, request.app.ctx.settings.url_of("platform"))
+    return reply(request, {"sent": True}, status=202)
