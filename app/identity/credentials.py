@@ -14,6 +14,7 @@ from sanic import Request
 
 from app.identity import errors
 from app.identity.session.service import session_of_token
+from app.identity.session_token import service as session_token
 from models.identity import Session
 
 log = logging.getLogger("herald.identity")
@@ -44,5 +45,9 @@ def require_service(request: Request) -> None:
 
 
 async def require_session(request: Request) -> Session:
-    """The live session of the request's bearer token (401 otherwise)."""
-    return await session_of_token(bearer(request))
+    """The live session of the request's bearer token (401 otherwise): the opaque session token
+    or the dashboard's session JWT (app/identity/session_token/), both read from the database."""
+    token = bearer(request)
+    if session_token.looks_like_jwt(token):
+        return await session_token.session_of_jwt(token, request.app.ctx.settings.url_of("identity"))
+    return await session_of_token(token)

@@ -24,6 +24,8 @@ from app.identity.passkey import v1 as passkey_v1
 from app.identity.password import service as passwords
 from app.identity.password import v1 as password_v1
 from app.identity.session import v1 as session_v1
+from app.identity.session_token import v1 as session_token_v1
+from app.identity.verification import v1 as verification_v1
 from app.identity.signing_key import service as signing_keys
 from app.identity.signing_key import v1 as signing_key_v1
 from app.identity.twofactor import v1 as twofactor_v1
@@ -32,7 +34,8 @@ from herald.systems import IDENTITY
 
 BODY_LIMIT = MiB
 BLUEPRINTS = (login_v1.bp, session_v1.bp, password_v1.bp, user_v1.bp, twofactor_v1.bp, passkey_v1.bp, oauth_v1.bp,
-              client_v1.bp, authz_v1.bp, signing_key_v1.bp)
+              client_v1.bp, authz_v1.bp, signing_key_v1.bp, session_token_v1.bp,
+              verification_v1.bp)
 log = logging.getLogger("herald.identity")
 
 

@@ -22,6 +22,8 @@ throttled exactly like known ones. When Redis does not answer, a throttled step 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import ipaddress
 import logging
 import time
 from contextlib import asynccontextmanager
@@ -57,7 +59,7 @@ TWO_FACTOR_IP = Limit("2fa:ip", 50, 600)
 TWO_FACTOR_ACCOUNT = Limit("2fa:account", 5, 300)
 # One login challenge (its ticket's nonce); the window outlives the longest ticket.
 TWO_FACTOR_TICKET = Limit("2fa:ticket", 5, 600)
-RECOVERY_IP = Limit("recovery:ip", 20, 3600)
+RECOVERY_WINDOW = 3600
 RECOVERY_ACCOUNT = Limit("recovery:account", 5, 3600)
 # E-mailed login codes issued (at login and on resend): every issue counts, it sends an e-mail.
 EMAIL_CODE_IP = Limit("2fa-email:ip", 30, 3600)
@@ -71,6 +73,13 @@ MAIL_TO_ADDRESS = Limit("mail-to:address", 5, 3600)
 ACCOUNT_WRITE_WINDOW = 3600
 
 
+def recovery_ip() -> Limit:
+    """Recovery steps per client address an hour: RECOVERY_IP_LIMIT (20 by default)."""
+    from herald.settings import get_settings
+
+    return Limit("recovery:ip", get_settings().recovery_ip_limit, RECOVERY_WINDOW)
+
+
 def signup_ip(per_hour: int) -> Limit:
     return Limit("signup:ip", per_hour, ACCOUNT_WRITE_WINDOW)
 
@@ -79,9 +88,30 @@ def email_change_ip(per_hour: int) -> Limit:
     return Limit("email-change:ip", per_hour, ACCOUNT_WRITE_WINDOW)
 
 
+# The platform signs people in on their behalf (its /api surface): it names the person's address
+# in FORWARDED_CLIENT and proves it is the platform with the service credential in SERVICE_PROOF
+# (its Authorization header may carry the user's token instead). Without a valid proof the header
+# is ignored, so nobody else can choose the address their attempts are counted under.
+FORWARDED_CLIENT = "x-service-client-ip"
+SERVICE_PROOF = "x-service-token"
+
+
+def forwarded_client(request: Request) -> str | None:
+    """The person's address the platform forwarded, when the service credential vouches for it."""
+    named, proof = request.headers.get(FORWARDED_CLIENT), request.headers.get(SERVICE_PROOF)
+    expected = request.app.ctx.settings.service_token
+    if not named or not proof or not expected or not hmac.compare_digest(proof.encode(), expected.encode()):
+        return None
+    try:
+        return str(ipaddress.ip_address(named.strip()))
+    except ValueError:
+        return None
+
+
 def client_ip(request: Request) -> str:
-    """The peer, or the address a trusted proxy forwarded (Sanic's PROXIES_COUNT / REAL_IP_HEADER)."""
-    return request.remote_addr or request.ip or ""
+    """The person's address the platform forwarded (see :data:`FORWARDED_CLIENT`), else the peer, or
+    the address a trusted proxy forwarded (Sanic's PROXIES_COUNT / REAL_IP_HEADER)."""
+    return forwarded_client(request) or request.remote_addr or request.ip or ""
 
 
 def account_key(value: str) -> str:

@@ -180,3 +180,13 @@ async def test_sign_ups_do_not_queue_logins_behind_them():
     # One pool for both would run the login after all 12 (its slots are handed out in order);
     # with its own pool it runs beside the first sign-ups (margin for a busy machine).
     assert finished_before_the_login < len(burst) // 2, finished_before_the_login
+
+
+async def test_password_reset_requests_are_limited_per_address(start_server):
+    server = start_server("identity", SANIC_PROXIES_COUNT="1", RECOVERY_IP_LIMIT="3")
+    crowd, other = {"X-Forwarded-For": "10.9.8.7"}, {"X-Forwarded-For": "10.9.8.6"}
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        statuses = [(await http.post("/v1/auth/password/reset", json={"email": f"n{i}@example.com"},
+                                     headers=crowd)).status_code for i in range(4)]
+        elsewhere = await http.post("/v1/auth/password/reset", json={"email": "n9@example.com"}, headers=other)
+    assert statuses == [202, 202, 202, 429] and elsewhere.status_code == 202

@@ -68,7 +68,7 @@ async def second_step(caller: Caller, ticket: str, code: str | None, recovery_co
     limits = ((throttle.TWO_FACTOR_IP, caller.ip), (throttle.TWO_FACTOR_ACCOUNT, payload["u"]),
               (throttle.TWO_FACTOR_TICKET, payload.get("n") or ""))
     if recovery_code:
-        limits += ((throttle.RECOVERY_IP, caller.ip), (throttle.RECOVERY_ACCOUNT, payload["u"]))
+        limits += ((throttle.recovery_ip(), caller.ip), (throttle.RECOVERY_ACCOUNT, payload["u"]))
     async with throttle.failures(caller.counters, *limits, counted=(errors.TwoFactorFailed,)):
         user = await User.get_or_none(public_id=payload["u"])
         if user is None:

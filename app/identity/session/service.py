@@ -61,6 +61,12 @@ async def session_of_token(token: str | None, *, touch: bool = True) -> Session:
     session = await Session.get_or_none(token_hash=tokens.digest(token)).select_related("user")
     if session is None:
         raise errors.InvalidToken()
+    return await live_session(session, touch=touch)
+
+
+async def live_session(session: Session, *, touch: bool = True) -> Session:
+    """``session`` when it is live (401 ``ExpiredToken`` otherwise), its idle life extended when
+    ``touch``; shared by the opaque token and the dashboard JWT (app/identity/session_token/)."""
     at = now()
     if not is_live(session, at):
         raise errors.ExpiredToken()

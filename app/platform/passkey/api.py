@@ -1,0 +1,33 @@
+"""``POST /api/auth/passkey/login/start`` → ``{desafio_id, opcoes}`` and
+``POST /api/auth/passkey/login/finish`` → the session answer and cookie (both public)."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import parse_body
+from app.http.responses import reply
+from app.platform.passkey import service
+from app.platform.passkey.schemas import FinishBody, StartBody
+from app.platform.session import gate
+from app.platform.session.api import identity, signed_in
+
+bp = Blueprint("platform_dashboard_passkey")
+
+
+@bp.post("/api/auth/passkey/login/start", ctx_public=True, ctx_body=StartBody, ctx_errors=(429, 502))
+async def start(request: Request) -> HTTPResponse:
+    body = parse_body(request, StartBody)
+    if gate.origin_of(body.origin) not in gate.allowed_origins(request.app.ctx.settings):
+        raise errors.ValidationError("'origin' is not an origin of the dashboard.",
+                                     details={"origin": "not a configured relying party origin"})
+    challenge_id, options = await service.start(identity(request), gate.caller(request), body.email)
+    return reply(request, {"desafio_id": challenge_id, "opcoes": options})
+
+
+@bp.post("/api/auth/passkey/login/finish", ctx_public=True, ctx_body=FinishBody, ctx_errors=(401, 429, 502))
+async def finish(request: Request) -> HTTPResponse:
+    body = parse_body(request, FinishBody)
+    signed = await service.finish(identity(request), gate.caller(request), body.desafio_id, body.credencial)
+    return signed_in(request, signed)

@@ -1,0 +1,46 @@
+"""``POST /api/auth/password-reset`` (always neutral), ``POST /api/auth/password-reset/confirm`` and
+``POST /api/auth/verify`` (the e-mail link), all public; ``POST /api/auth/me/verify/resend`` (session)."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http.bodies import parse_body
+from app.http.responses import reply
+from app.platform.password import service
+from app.platform.password.schemas import ConfirmBody, ResetBody, TokenBody
+from app.platform.session import gate
+from app.platform.session.api import identity
+
+bp = Blueprint("platform_dashboard_password")
+
+
+@bp.post("/api/auth/password-reset", ctx_public=True, ctx_body=ResetBody, ctx_errors=(429, 502))
+async def request_reset(request: Request) -> HTTPResponse:
+    body = parse_body(request, ResetBody)
+    await service.request_reset(identity(request), gate.caller(request), body.email)
+    # The same answer whether or not the address has an account.
+    return reply(request, {"Status": "ok"})
+
+
+@bp.post("/api/auth/password-reset/confirm", ctx_public=True, ctx_body=ConfirmBody, ctx_errors=(401, 422, 429, 502))
+async def confirm_reset(request: Request) -> HTTPResponse:
+    body = parse_body(request, ConfirmBody)
+    await service.confirm_reset(identity(request), gate.caller(request), body.token, body.password, body.code,
+                                body.recovery_code)
+    response = reply(request, {"Status": "ok", "SessionsRevoked": True})
+    gate.clear_session_cookie(request, response)
+    return response
+
+
+@bp.post("/api/auth/verify", ctx_public=True, ctx_body=TokenBody, ctx_errors=(502,))
+async def verify_email(request: Request) -> HTTPResponse:
+    body = parse_body(request, TokenBody)
+    user = await service.verify_email(identity(request), gate.caller(request), body.token)
+    return reply(request, {"Status": "verified", "UserId": user.get("id"), "UserEmail": user.get("email")})
+
+
+@bp.post("/api/auth/me/verify/resend", ctx_auth="session", ctx_errors=(409, 429, 502))
+async def resend_verification(request: Request) -> HTTPResponse:
+    await service.resend_verification(identity(request), gate.caller(request), gate.principal(request).token)
+    return reply(request, {"Status": "sent"})

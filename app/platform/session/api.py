@@ -1,0 +1,105 @@
+"""The dashboard's sign-in routes (/api/auth/*): login, the second step and its resend, logout,
+the session's person (``/api/auth/me``) and the person's sessions. Each parses, asks the identity
+server through service.py and answers through views.py; the gate (gate.py) has checked the
+access class, the origin of cookie writes and the session before any of them runs."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import load_json, parse_body, validate
+from app.http.identity import session_token
+from app.http.openapi import NO_CONTENT, answers
+from app.http.responses import no_content, reply
+from app.http.services import BEARER_TOKEN, ServiceClient, services
+from app.platform.session import gate, service, views
+from app.platform.session.errors import UseEmailsEndpoint
+from app.platform.session.schemas import LoginBody, ProfileBody, ResendBody, TwoFactorBody
+
+bp = Blueprint("platform_dashboard_session")
+
+
+def identity(request: Request) -> ServiceClient:
+    return services(request.app).client("identity")
+
+
+def signed_in(request: Request, signed: service.SignedIn) -> HTTPResponse:
+    response = reply(request, views.signed_in_json(signed))
+    gate.set_session_cookie(request, response, signed.token, signed.expires_at)
+    return response
+
+
+@bp.post("/api/auth/login", ctx_public=True, ctx_body=LoginBody, ctx_errors=(401, 403, 429, 502))
+async def login(request: Request) -> HTTPResponse:
+    body = parse_body(request, LoginBody)
+    outcome = await service.login(identity(request), gate.caller(request), body.email, body.password)
+    if isinstance(outcome, service.Challenge):
+        return reply(request, views.challenge_json(outcome))
+    return signed_in(request, outcome)
+
+
+@bp.post("/api/auth/2fa", ctx_public=True, ctx_body=TwoFactorBody, ctx_errors=(401, 429, 502))
+async def two_factor(request: Request) -> HTTPResponse:
+    body = parse_body(request, TwoFactorBody)
+    if not body.code and not body.recovery_code:
+        raise errors.ValidationError("Give 'Code' (or 'RecoveryCode').", details={"Code": "required"})
+    signed = await service.second_step(identity(request), gate.caller(request), body.two_factor_token,
+                                       body.code, body.recovery_code)
+    return signed_in(request, signed)
+
+
+@bp.post("/api/auth/2fa/resend", ctx_public=True, ctx_body=ResendBody, ctx_errors=(401, 429, 502))
+async def resend(request: Request) -> HTTPResponse:
+    body = parse_body(request, ResendBody)
+    if not body.two_factor_token:
+        raise errors.AuthorizationError("Send the login's 'TwoFactorToken'.")
+    await service.resend_code(identity(request), gate.caller(request), body.two_factor_token)
+    return reply(request, {"Status": "sent"})
+
+
+@bp.post("/api/auth/logout", ctx_unverified=True, ctx_auth="session", ctx_errors=(502,))
+async def logout(request: Request) -> HTTPResponse:
+    """Idempotent: any non-empty Bearer (or the cookie) gets 200 once the identity server has
+    confirmed the session is over (a token it does not know is over already)."""
+    token = session_token(request)
+    if token is None:
+        raise errors.AuthorizationError("Send the session as 'Authorization: Bearer <token>'.")
+    if BEARER_TOKEN.fullmatch(token):
+        await service.logout(identity(request), gate.caller(request), token)
+    response = reply(request, {"Status": "ok"})
+    gate.clear_session_cookie(request, response)
+    return response
+
+
+@bp.get("/api/auth/me", ctx_auth="session")
+async def me(request: Request) -> HTTPResponse:
+    return reply(request, views.me_json(gate.principal(request)))
+
+
+@bp.patch("/api/auth/me", ctx_auth="session", ctx_body=ProfileBody, ctx_errors=(502,))
+async def rename(request: Request) -> HTTPResponse:
+    data = load_json(request)
+    if isinstance(data, dict) and "Email" in data:
+        raise UseEmailsEndpoint()
+    body = validate(data, ProfileBody)
+    if not body.name.strip():
+        raise errors.ValidationError("'Name' must not be empty.", details={"Name": "must not be empty"})
+    principal = gate.principal(request)
+    user = await service.rename(identity(request), gate.caller(request), principal.token, principal.user_id,
+                                body.name.strip())
+    return reply(request, views.profile_json(user))
+
+
+@bp.get("/api/auth/sessions", ctx_auth="session", ctx_errors=(502,))
+async def sessions(request: Request) -> HTTPResponse:
+    rows = await service.sessions(identity(request), gate.caller(request), gate.principal(request).token)
+    return reply(request, {"Sessions": [views.session_json(row) for row in rows]})
+
+
+@bp.delete("/api/auth/sessions/<session_id:str>", ctx_auth="session", ctx_errors=(502,),
+           ctx_responses=answers({204: NO_CONTENT}))
+async def revoke(request: Request, session_id: str) -> HTTPResponse:
+    # Support sessions (read-only, contract "Authentication" 8) do not exist yet (docs/dashboard.md).
+    await service.revoke(identity(request), gate.caller(request), gate.principal(request).token, session_id)
+    return no_content()
