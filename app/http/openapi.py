@@ -274,7 +274,7 @@ def describe(app: Sanic) -> dict[str, Any]:
             for entry in operation.get("security", ()) for name in entry}
     return {
         "openapi": "3.1.0",
-        "info": {"title": f"Herald {system.title}", "version": str(app.ctx.settings.version),
+        "info": {"title": system.title, "version": str(app.ctx.settings.version),
                  "description": f"The HTTP API of Herald's {system.name} system, generated from its route table."},
         "servers": [{"url": "/"}],
         "paths": paths,
