@@ -24,194 +24,24 @@ import argparse
 import asyncio
 import json
 import os
-import platform as host_platform
 import secrets
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-import asyncpg
-import httpx
-import psutil
-import redis
+from bench import delivery, idle, scale, smtp_e2e
+from bench.load import build_request, closed_loop, merge
+from bench.report import machine, markdown, plans_text
+from bench.stage import ROOT, Stage, free_port, say
 
-from bench import idle, scale, smtp_e2e
-from bench.load import build_request, closed_loop, merge, message_ids, open_loop
-from bench.report import accept_rows, plans_text, scale_rows
-from herald.settings import load_settings, replace_database
-
-ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def say(text: str) -> None:
-    print(f"bench: {text}", file=sys.stderr, flush=True)
-
-
-class Memory:
-    """Samples the RSS of the processes it is told about (and their children) every 0.25 s."""
-
-    def __init__(self) -> None:
-        self.roots: dict[str, int] = {}
-        self.peaks: dict[str, int] = {}
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def watch(self, name: str, pid: int) -> None:
-        self.roots[name] = pid
-
-    def _run(self) -> None:
-        while not self._stop.wait(0.25):
-            for name, pid in list(self.roots.items()):
-                try:
-                    root = psutil.Process(pid)
-                    rss = sum(p.memory_info().rss for p in [root, *root.children(recursive=True)])
-                except psutil.Error:
-                    continue
-                self.peaks[name] = max(self.peaks.get(name, 0), rss)
-
-    def stop(self) -> dict[str, float]:
-        self._stop.set()
-        self._thread.join()
-        return {name: round(peak / 2**20, 1) for name, peak in sorted(self.peaks.items())}
-
-
-class Bench:
-    def __init__(self, args: argparse.Namespace):
-        self.args = args
-        self.tmp = Path(tempfile.mkdtemp(prefix="herald-bench-"))
-        self.children: list[subprocess.Popen] = []
-        self.services_started: list[subprocess.Popen] = []  # embedded PostgreSQL and Redis, stopped last
-        self.memory = Memory()
-        self.run_id = secrets.token_hex(3)
-        self.env: dict[str, str] = {}
-
-    # --- services ------------------------------------------------------------------------------
-    def services(self) -> None:
-        from herald.embedded import EmbeddedPostgres, EmbeddedRedis
-
-        database_url = os.environ.get("DATABASE_URL")
-        redis_url = os.environ.get("REDIS_URL")
-        if not database_url:
-            server = EmbeddedPostgres(self.tmp, free_port())
-            server.prepare()
-            command = server.command()
-            self.services_started.append(self.spawn("postgres", command.argv, os.environ.copy(),
-                                                    user=command.user))
-            server.wait_ready()
-            database_url = server.url
-        if not redis_url:
-            server = EmbeddedRedis(self.tmp, free_port())
-            server.prepare()
-            self.services_started.append(self.spawn("redis", server.command().argv, os.environ.copy()))
-            server.wait_ready()
-            redis_url = server.url
-        redis_url = self._free_redis_db(redis_url)
-        port = free_port()
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": database_url,
-            "PLATFORM_DATABASE_URL": replace_database(database_url, f"herald_bench_{self.run_id}_platform"),
-            "REDIS_URL": redis_url,
-            "SECRET_KEY": secrets.token_urlsafe(40),
-            "SERVICE_TOKEN": secrets.token_urlsafe(40),
-            "HERALD_ENV": "production",
-            "HERALD_VAR_DIR": str(self.tmp / "var"),
-            "WORKER_METRICS_PORT": "0",
-            "LOG_LEVEL": "WARNING",
-            "PLATFORM_PORT": str(port),
-            "RATE_LIMIT": "10000000",
-        }
-        self.platform_port = port
-
-    @staticmethod
-    def _free_redis_db(url: str) -> str:
-        base = url.rsplit("/", 1)[0] if url.count("/") > 2 else url
-        for index in range(15, 0, -1):
-            client = redis.Redis.from_url(f"{base}/{index}")
-            try:
-                if client.dbsize() == 0:
-                    return f"{base}/{index}"
-            finally:
-                client.close()
-        raise SystemExit("bench: no empty Redis logical database")
-
-    def spawn(self, name: str, argv: list[str], env: dict[str, str], user: str | None = None) -> subprocess.Popen:
-        log = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115 - owned by the child
-        process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                   start_new_session=True, user=user)
-        self.children.append(process)
-        self.memory.watch(name, process.pid)
-        return process
-
-    def stop(self, process: subprocess.Popen) -> None:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-
-    async def prepare_database(self) -> None:
-        from tortoise.context import TortoiseContext
-
-        from app.platform.api_key.service import create_key
-        from app.platform.tenant.service import create_tenant
-        from herald.database import migrate
-        from models import tortoise_config
-        from models.platform.api_key import KeyKind
-
-        settings = load_settings(self.env)
-        await migrate(settings, ["platform"])
-        async with TortoiseContext() as context:
-            await context.init(config=tortoise_config(settings, ["platform"], pool_max=2))
-            tenant = await create_tenant("Bench", f"bench-{self.run_id}")
-            key_row, key = await create_key(tenant.public_id, "bench", ["email:send", "email:read", "logs:read"],
-                                            KeyKind.TEST)
-        self.key = key
-        self.key_id = key_row.public_id
-        self.tenant_id = tenant.public_id
-        self.env["BENCH_TENANT_PK"] = str(tenant.id)
-
-    async def drop_database(self) -> None:
-        from herald.database import drop_databases
-
-        await drop_databases(load_settings(self.env), ["platform"])
-        client = redis.Redis.from_url(self.env["REDIS_URL"])
-        client.flushdb()
-        client.close()
-
-    def wait_http(self, port: int) -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code in (200, 404):
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        raise SystemExit(f"bench: nothing answers on {port}; logs in {self.tmp}")
-
-    def serve(self, name: str, target: str, port: int, workers: int = 1) -> subprocess.Popen:
-        argv = [sys.executable, "-m", "sanic", target, "--factory", "--host", "127.0.0.1", "--port", str(port),
-                "--no-motd", *(["--single-process"] if workers == 1 else ["--workers", str(workers)])]
-        process = self.spawn(name, argv, self.env)
-        self.wait_http(port)
-        return process
+class Bench(Stage):
+    """The phases, each a method on the stage they run on."""
 
     # --- phases --------------------------------------------------------------------------------
     def send_body(self, recipients: int = 1) -> dict:
@@ -295,98 +125,6 @@ class Bench:
         summary["messages_per_second"] = round(summary["rps"] * 500, 1)
         return summary
 
-    def noop_baseline(self, count: int = 5000) -> dict:
-        say(f"baseline: {count} no-op Dramatiq messages")
-        from dramatiq import Message
-        from dramatiq.brokers.redis import RedisBroker
-
-        broker = RedisBroker(url=self.env["REDIS_URL"], namespace="herald-bench-noop", middleware=[])
-        for index in range(count):
-            broker.enqueue(Message(queue_name="bench_noop", actor_name="bench.noop", args=(index,), kwargs={},
-                                   options={}))
-        started = time.perf_counter()
-        worker = self.spawn("noop-worker", [sys.executable, "-m", "dramatiq", "bench.noop", "--processes", "1",
-                                            "--threads", "8"], self.env)
-        client = redis.Redis.from_url(self.env["REDIS_URL"])
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if client.llen("herald-bench-noop:bench_noop") == 0 and client.hlen("herald-bench-noop:bench_noop.msgs") == 0:
-                break
-            time.sleep(0.05)
-        elapsed = time.perf_counter() - started
-        self.stop(worker)
-        broker.close()
-        client.close()
-        return {"messages": count, "seconds": round(elapsed, 2), "messages_per_second": round(count / elapsed, 1),
-                "note": "includes the worker's start-up"}
-
-    async def end_to_end(self) -> dict:
-        args = self.args
-        await self._clear_backlog()
-        worker = self.spawn("worker", [sys.executable, "-m", "herald.cli", "worker", "--processes", "1",
-                                       "--threads", "8"], self.env)
-        scheduler = self.spawn("scheduler", [sys.executable, "-m", "herald.cli", "scheduler"], self.env)
-        time.sleep(3)
-        say(f"end to end: {args.rate} messages/s for {args.e2e_seconds}s")
-        result = await open_loop("127.0.0.1", self.platform_port, self.request("/v1/emails/send", self.send_body()),
-                                 args.rate, args.e2e_seconds, 202)
-        accepted = dict((message_id, at) for at, message_id in message_ids(result))
-        sink = Path(self.env["HERALD_VAR_DIR"]) / "sink" / "email"
-        deadline = time.monotonic() + 60
-        recorded: dict[str, float] = {}
-        while time.monotonic() < deadline and len(recorded) < len(accepted):
-            for path in sink.glob("msg_*.json"):
-                if path.stem in accepted and path.stem not in recorded:
-                    recorded[path.stem] = datetime.fromisoformat(json.loads(path.read_text())["RecordedAt"]).timestamp()
-            time.sleep(0.2)
-        latencies = sorted(max(0.0, recorded[m] - accepted[m]) for m in recorded)
-        first_accept = min(accepted.values()) if accepted else 0
-        last_record = max(recorded.values()) if recorded else 0
-        lag = await self._relay_lag()
-        self.stop(worker)
-        self.stop(scheduler)
-
-        def pct(values: list[float], p: float) -> float:
-            return round(values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] * 1000, 1) \
-                if values else float("nan")
-
-        return {
-            "offered_rate": args.rate,
-            "accept": result.summary(202),
-            "accepted": len(accepted),
-            "delivered": len(recorded),
-            "latency_p50_ms": pct(latencies, 50),
-            "latency_p99_ms": pct(latencies, 99),
-            "delivered_per_second": round(len(recorded) / (last_record - first_accept), 1) if recorded else 0,
-            "relay_lag_p50_ms": lag[0],
-            "relay_lag_p95_ms": lag[1],
-        }
-
-    async def _connect(self) -> asyncpg.Connection:
-        return await asyncpg.connect(self.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1))
-
-    async def _clear_backlog(self) -> None:
-        """The accept and batch phases leave tens of thousands of queued messages: measure end to
-        end on a clean slate, not behind that backlog."""
-        connection = await self._connect()
-        try:
-            await connection.execute("TRUNCATE outbox, message_events, messages")
-            self.outbox_from = 0
-        finally:
-            await connection.close()
-
-    async def _relay_lag(self) -> tuple[float, float]:
-        connection = await self._connect()
-        try:
-            row = await connection.fetchrow(
-                "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY lag) AS p50, "
-                "percentile_cont(0.95) WITHIN GROUP (ORDER BY lag) AS p95 FROM ("
-                "SELECT extract(epoch FROM published_at - created_at) * 1000 AS lag FROM outbox "
-                "WHERE id > $1 AND published_at IS NOT NULL) s", self.outbox_from)
-        finally:
-            await connection.close()
-        return (round(row["p50"] or 0, 1), round(row["p95"] or 0, 1))
-
     # --- the run -------------------------------------------------------------------------------
     async def run(self) -> dict:
         self.services()
@@ -406,8 +144,8 @@ class Bench:
         if not self.args.skip_workers:
             results["two_workers"] = await self.two_workers()
         if not self.args.skip_e2e:
-            results["noop_baseline"] = self.noop_baseline()
-            results["end_to_end"] = await self.end_to_end()
+            results["noop_baseline"] = delivery.noop_baseline(self)
+            results["end_to_end"] = await delivery.end_to_end(self)
             if not self.args.skip_smtp:  # bench/smtp_e2e.py: through SMTP + DKIM, its own stack
                 results["smtp_e2e"] = await smtp_e2e.run(os.cpu_count() or 1, 8, 3000, self.args.rate, 20)
         if not self.args.skip_idle:  # bench/idle.py: `herald up` with no traffic
@@ -419,7 +157,7 @@ class Bench:
     async def scale(self) -> dict:
         """Seed request logs and messages by the million, then time the read routes and keep their plans."""
         rows = self.args.scale_rows
-        connection = await self._connect()
+        connection = await self.connect()
         try:
             say(f"scale: seeding {rows:,} request-log rows and {rows:,} messages (INSERT ... SELECT generate_series)")
             started = time.perf_counter()
@@ -449,55 +187,6 @@ class Bench:
                           self.args.concurrency, 10, 202)
         recorder.wait(60)
         return str(out.relative_to(ROOT))
-
-    def close(self) -> dict[str, float]:
-        """Stop what the bench started, but the embedded servers (see close_services)."""
-        for process in reversed(self.children):
-            if process not in self.services_started:
-                self.stop(process)
-        return self.memory.stop()
-
-    def close_services(self) -> None:
-        for process in reversed(self.services_started):
-            self.stop(process)
-
-
-def machine() -> dict:
-    return {"cores": os.cpu_count(), "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
-            "python": host_platform.python_version(), "platform": host_platform.platform(terse=True)}
-
-
-def markdown(report: dict) -> str:
-    accept, batch = report["results"].get("accept"), report["results"].get("batch")
-    lines = [
-        f"Herald benchmark, {report['date']} on {report['machine']['cores']} cores, "
-        f"{report['machine']['memory_gib']} GiB (`{report['command']}`)",
-        "",
-        "| measure | Herald | baseline | ratio |",
-        "|---|---|---|---|",
-        *accept_rows(report["results"], report["parameters"]["concurrency"]),
-    ]
-    if batch:
-        lines += [f"| batch, 500 items | {batch['messages_per_second']} messages/s, p50 {batch['p50_ms']} ms, "
-                  f"p99 {batch['p99_ms']} ms, errors {batch['errors']} | | |"]
-    e2e = report["results"].get("end_to_end")
-    if e2e:
-        noop = report["results"]["noop_baseline"]
-        lines += [
-            f"| end to end at {e2e['offered_rate']}/s: 202 to sink | p50 {e2e['latency_p50_ms']} ms, "
-            f"p99 {e2e['latency_p99_ms']} ms; {e2e['delivered']}/{e2e['accepted']} delivered, "
-            f"{e2e['delivered_per_second']}/s | no-op actor: {noop['messages_per_second']}/s | |",
-            f"| relay lag (commit to enqueue) | p50 {e2e['relay_lag_p50_ms']} ms, p95 {e2e['relay_lag_p95_ms']} ms"
-            " | | |",
-        ]
-    memory = ", ".join(f"{name} {mib} MiB" for name, mib in report["peak_rss_mib"].items())
-    lines += scale_rows(report["results"])
-    lines += smtp_e2e.rows(report["results"]) + idle.rows(report["results"])
-    lines += [f"| peak RSS | {memory} | | |"]
-    if accept:
-        lines += [f"| load generator CPU share (accept) | {accept['herald']['generator_cpu_share']} of one core | | |"]
-    return "\n".join(lines) + "\n"
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")

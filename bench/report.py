@@ -1,6 +1,14 @@
-"""Rows of the bench's Markdown table for the accept, two-worker and scale steps, and the plans."""
+"""The bench's report: the machine it ran on, the Markdown table (accept, two-worker, scale and the
+other steps' rows) and the plans."""
 
 from __future__ import annotations
+
+import os
+import platform as host_platform
+
+import psutil
+
+from bench import idle, smtp_e2e
 
 
 def _accept_row(label: str, stream: dict, floor: dict) -> str:
@@ -47,3 +55,40 @@ def plans_text(results: dict) -> str:
     for name, plan in found["plans"].items():
         out += [f"--- {name}", plan, ""]
     return "\n".join(out)
+
+
+def machine() -> dict:
+    return {"cores": os.cpu_count(), "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
+            "python": host_platform.python_version(), "platform": host_platform.platform(terse=True)}
+
+
+def markdown(report: dict) -> str:
+    accept, batch = report["results"].get("accept"), report["results"].get("batch")
+    lines = [
+        f"Herald benchmark, {report['date']} on {report['machine']['cores']} cores, "
+        f"{report['machine']['memory_gib']} GiB (`{report['command']}`)",
+        "",
+        "| measure | Herald | baseline | ratio |",
+        "|---|---|---|---|",
+        *accept_rows(report["results"], report["parameters"]["concurrency"]),
+    ]
+    if batch:
+        lines += [f"| batch, 500 items | {batch['messages_per_second']} messages/s, p50 {batch['p50_ms']} ms, "
+                  f"p99 {batch['p99_ms']} ms, errors {batch['errors']} | | |"]
+    e2e = report["results"].get("end_to_end")
+    if e2e:
+        noop = report["results"]["noop_baseline"]
+        lines += [
+            f"| end to end at {e2e['offered_rate']}/s: 202 to sink | p50 {e2e['latency_p50_ms']} ms, "
+            f"p99 {e2e['latency_p99_ms']} ms; {e2e['delivered']}/{e2e['accepted']} delivered, "
+            f"{e2e['delivered_per_second']}/s | no-op actor: {noop['messages_per_second']}/s | |",
+            f"| relay lag (commit to enqueue) | p50 {e2e['relay_lag_p50_ms']} ms, p95 {e2e['relay_lag_p95_ms']} ms"
+            " | | |",
+        ]
+    memory = ", ".join(f"{name} {mib} MiB" for name, mib in report["peak_rss_mib"].items())
+    lines += scale_rows(report["results"])
+    lines += smtp_e2e.rows(report["results"]) + idle.rows(report["results"])
+    lines += [f"| peak RSS | {memory} | | |"]
+    if accept:
+        lines += [f"| load generator CPU share (accept) | {accept['herald']['generator_cpu_share']} of one core | | |"]
+    return "\n".join(lines) + "\n"
