@@ -20,6 +20,9 @@ class Session(Model):
     # When the password (and the app code, if any) was last presented on this session: at login,
     # then at each POST /v1/auth/reauth. E-mail changes and new passkeys need it recent.
     reauthenticated_at = fields.DatetimeField(null=True)
+    # How: the login's method (password, password+totp, passkey...) or the reauthentication's
+    # (password, totp, email_otp, passkey). Some writes accept only some methods.
+    reauth_method = fields.CharField(max_length=32, null=True)
     last_seen_at = fields.DatetimeField()
     idle_expires_at = fields.DatetimeField()
     expires_at = fields.DatetimeField()  # absolute

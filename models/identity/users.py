@@ -7,6 +7,8 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
+from models.identity.addresses import new_email_id
+
 
 class User(Model):
     id = fields.BigIntField(primary_key=True)
@@ -17,6 +19,8 @@ class User(Model):
     name = fields.CharField(max_length=200, default="")
     password_hash = fields.CharField(max_length=100)  # bcrypt, cost >= 12
     email_verified_at = fields.DatetimeField(null=True)
+    # The public id of the primary address (eml_<hex>, models/identity/addresses.py).
+    email_public_id = fields.CharField(max_length=40, unique=True, null=True, default=new_email_id)
     # Opaque random handle given to authenticators as the WebAuthn user.id (never the public id).
     webauthn_handle = fields.CharField(max_length=100, null=True, unique=True)
     created_at = fields.DatetimeField(auto_now_add=True)

@@ -26,7 +26,12 @@ async def test_an_old_session_must_reauthenticate_to_change_the_email_or_add_a_p
     moved = await client.patch(f"/v1/users/{person.id}", json={"email": unique_email("thief")}, headers=person.auth)
     assert moved.status_code == 403
     assert moved.json()["error"]["code"] == "ReauthRequired"
-    assert moved.json()["error"]["details"] == {"requires": ["password"], "max_age_seconds": 600}
+    details = moved.json()["error"]["details"]
+    assert details["requires"] == ["password"] and details["max_age_seconds"] == 600
+    assert details["accepted"] == ["password", "totp", "email_otp", "passkey"]
+    assert {row["method"]: row["available"] for row in details["methods"]} == {
+        "password": True, "totp": False, "email_otp": False, "passkey": False}
+    assert details["destinations"] == []  # no verified address yet
     options = await client.post("/v1/passkeys/register/options", headers=person.auth)
     assert options.status_code == 403 and options.json()["error"]["code"] == "ReauthRequired"
     renamed = await client.patch(f"/v1/users/{person.id}", json={"name": "Renamed"}, headers=person.auth)

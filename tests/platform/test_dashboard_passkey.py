@@ -38,3 +38,20 @@ async def test_passkey_login_through_the_dashboard(dashboard, identity, servers)
     refused = await dashboard.post("/api/auth/passkey/login/finish",
                                    json={"desafio_id": other.json()["desafio_id"], "credencial": wrong_origin})
     assert refused.status_code == 401 and refused.json()["Error"]["Code"] == "PasskeyRecusada", refused.text
+
+
+async def test_identity_down_is_503_passkey_indisponivel(start_server, services):
+    import httpx
+
+    from tests.fixtures.harness import free_port
+
+    platform = start_server("platform", IDENTITY_URL=f"http://127.0.0.1:{free_port()}")
+    origin = services.env["PLATFORM_URL"]
+    async with httpx.AsyncClient(base_url=platform.url, timeout=20, headers={"Origin": origin}) as http:
+        start = await http.post("/api/auth/passkey/login/start", json={"origin": origin})
+        finish = await http.post("/api/auth/passkey/login/finish",
+                                 json={"desafio_id": "pkc_0", "credencial": {"id": "x"}})
+    for answer in (start, finish):
+        assert answer.status_code == 503, answer.text
+        assert answer.json()["Error"]["Code"] == "PasskeyIndisponivel" and int(answer.headers["Retry-After"]) >= 1
+        assert "127.0.0.1" not in answer.text

@@ -20,7 +20,8 @@ from app.identity.passkey import service as passkeys
 from app.identity.session.service import open_session
 from app.identity.throttle import Caller
 from app.identity.twofactor import service as twofactor
-from models.identity import Session, User
+from models.identity import EventKind, Session, User
+from models.identity.events import record
 
 
 async def password_step(caller: Caller, email: str, password: str) -> User:
@@ -29,7 +30,11 @@ async def password_step(caller: Caller, email: str, password: str) -> User:
     account = throttle.account_key(email)
     limits = ((throttle.LOGIN_IP, caller.ip), (throttle.LOGIN_ACCOUNT, account))
     async with throttle.failures(caller.counters, *limits, counted=(errors.InvalidCredentials,)):
-        user = await service.user_with_password(email, password)
+        try:
+            user = await service.user_with_password(email, password)
+        except errors.InvalidCredentials:
+            await service.record_failure(email, caller.ip, caller.user_agent)
+            raise
     await caller.counters.clear((throttle.LOGIN_ACCOUNT, account))
     return user
 
@@ -80,6 +85,8 @@ async def second_step(caller: Caller, ticket: str, code: str | None, recovery_co
                                                      recovery_code=recovery_code)
             except errors.TwoFactorFailed as exc:
                 failed = exc  # the transaction still commits: a wrong e-mail code counts against it
+                await record(conn, user.id, EventKind.TWO_FACTOR_FAILED, ip=caller.ip, user_agent=caller.user_agent,
+                             reason=exc.code)
             else:
                 session, token = await open_session(conn, user, user_agent=caller.user_agent, ip=caller.ip,
                                                     method=f"{payload['m']}+{method}")

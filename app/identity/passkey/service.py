@@ -112,11 +112,16 @@ async def finish_registration(conn: BaseDBAsyncClient, user: User, challenge: Pa
         name=name[:100], backed_up=verified.credential_backed_up, using_db=conn)
 
 
-async def begin_login(conn: BaseDBAsyncClient, email: str | None, rp: RelyingParty) -> tuple[str, dict]:
+async def begin_login(conn: BaseDBAsyncClient, email: str | None, rp: RelyingParty, *, user: User | None = None,
+                      purpose: str = "login") -> tuple[str, dict]:
     """A login ceremony; with ``email``, limited to that account's passkeys (omit it for a
-    discoverable credential)."""
+    discoverable credential). With ``user`` (a re-authentication, ``purpose`` "reauth"): that
+    person's passkeys, and the challenge is theirs alone."""
     allow = []
-    if email:
+    if user is not None:
+        allow = [PublicKeyCredentialDescriptor(id=tokens.unb64url(c.credential_id))
+                 for c in await PasskeyCredential.filter(user=user).using_db(conn)]
+    elif email:
         user = await User.get_or_none(email_key=email.strip().casefold())
         if user is not None:
             allow = [PublicKeyCredentialDescriptor(id=tokens.unb64url(c.credential_id))
@@ -124,7 +129,7 @@ async def begin_login(conn: BaseDBAsyncClient, email: str | None, rp: RelyingPar
     options = generate_authentication_options(rp_id=rp.id, allow_credentials=allow,
                                               user_verification=UserVerificationRequirement.REQUIRED,
                                               timeout=int(CHALLENGE_TTL.total_seconds() * 1000))
-    challenge_id = await _new_challenge(conn, "login", options.challenge, None)
+    challenge_id = await _new_challenge(conn, purpose, options.challenge, user)
     return challenge_id, json.loads(options_to_json(options))
 
 

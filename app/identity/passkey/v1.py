@@ -19,8 +19,11 @@ from app.identity.login import steps
 from app.identity.passkey import service
 from app.identity.passkey.schemas import EmptyBody, FinishBody, FinishLoginBody, LoginOptionsBody, PasswordBody
 from app.identity.passkey.views import passkey_json
-from app.identity.session.service import open_session, require_recent
+from app.identity.reauth.service import require_recent
+from app.identity.session.service import open_session
 from app.identity.session.views import LOGIN, login_answer
+from models.identity import EventKind
+from models.identity.events import record
 
 bp = Blueprint("identity_passkey")
 
@@ -49,6 +52,9 @@ async def register(request: Request) -> HTTPResponse:
     async with in_transaction("identity") as conn:
         row = await service.finish_registration(conn, session.user, challenge, body.credential, body.name,
                                                 relying_party(request))
+        caller = throttle.caller(request)
+        await record(conn, session.user_id, EventKind.PASSKEY_ADDED, ip=caller.ip, user_agent=caller.user_agent,
+                     passkey=row.public_id)
     return reply(request, {"passkey": passkey_json(row)}, status=201)
 
 
@@ -80,7 +86,10 @@ async def list_passkeys(request: Request) -> HTTPResponse:
 async def delete_passkey(request: Request, passkey_id: str) -> HTTPResponse:
     session = await require_session(request)
     body = read_body(request, PasswordBody)
-    await steps.password_step(throttle.caller(request), session.user.email, body.password)
+    caller = throttle.caller(request)
+    await steps.password_step(caller, session.user.email, body.password)
     async with in_transaction("identity") as conn:
         await service.delete_passkey(conn, session.user_id, passkey_id)
+        await record(conn, session.user_id, EventKind.PASSKEY_REMOVED, ip=caller.ip, user_agent=caller.user_agent,
+                     passkey=passkey_id)
     return reply(request, {"deleted": True})

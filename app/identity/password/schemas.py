@@ -14,3 +14,7 @@ class ResetConfirmBody(SnakeBody):
     password: str
     code: str | None = None
     recovery_code: str | None = None
+
+
+class ResetCodeBody(SnakeBody):
+    token: str

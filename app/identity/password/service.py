@@ -13,8 +13,10 @@
   (``common-passwords.txt``, see docs/identity.md for its source) as typed, with digits or
   symbols around it, in leetspeak or repeated; nor the user's own e-mail or name.
 - Reset: a link token (``hpr_``, :data:`RESET_TTL`, single use, SHA-256 stored) e-mailed to the
-  account's address; confirming it sets the new password (and the app code when the account has
-  one), proves the mailbox, and ends every session.
+  account's primary address (or, asked by one, to a verified recovery address); confirming it sets the new password, proves the mailbox, and ends every
+  session. An account with a second factor presents it too: the app code, or, for the e-mail
+  method, a code asked for with :func:`send_reset_code` (bound to the link; the same 10-minute,
+  single-use e-mailed code as a login's), or a recovery code.
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.identity import errors, tokens
 from app.identity.session.service import revoke_all
-from app.identity.twofactor.service import check_second_factor
+from app.identity.twofactor import service as twofactor
 from app.identity.user.service import INVALID_LINK, consume_email_token, normalize_email
-from models.identity import EmailToken, EmailTokenPurpose, TotpFactor, User
+from models.identity import EmailToken, EmailTokenPurpose, EventKind, User, UserEmail
+from models.identity.events import record
 from models.identity.email import queue_email
 
 COST = 12
@@ -127,14 +130,27 @@ def check_policy(password: str, *, minimum: int, email: str = "", name: str = ""
 
 # -- reset ---------------------------------------------------------------------------------------
 
-async def send_reset(conn: BaseDBAsyncClient, user: User, platform_url: str) -> None:
-    """A reset link to the account's address (the link opens the platform's reset page)."""
+async def reset_recipients(email: str) -> list[tuple[User, str]]:
+    """Who a reset asked for ``email`` goes to: the account whose primary address it is, else every
+    account that has it as a *verified* recovery address (each gets its own link, to that address)."""
+    key = normalize_email(email)
+    user = await User.get_or_none(email_key=key)
+    if user is not None:
+        return [(user, user.email)]
+    rows = await UserEmail.filter(email_key=key, verified_at__isnull=False).select_related("user")
+    return [(row.user, row.email) for row in rows]
+
+
+async def send_reset(conn: BaseDBAsyncClient, user: User, platform_url: str, to: str | None = None) -> None:
+    """A reset link to the account's primary address, or to one of its verified recovery
+    addresses ``to`` (the link opens the platform's reset page)."""
+    to = to or user.email
     token = tokens.new_token("hpr_")
     await EmailToken.create(user=user, purpose=EmailTokenPurpose.RESET, token_hash=tokens.digest(token),
-                            email=user.email, expires_at=datetime.now(timezone.utc) + RESET_TTL, using_db=conn)
+                            email=to, expires_at=datetime.now(timezone.utc) + RESET_TTL, using_db=conn)
     link = f"{platform_url}/reset-password?token={token}"
     # The link is in the body only: subjects end up in message lists, webhooks and logs.
-    await queue_email(conn, "reset", user.email, "Reset your password",
+    await queue_email(conn, "reset", to, "Reset your password",
                       f"Reset your Herald password: {link}\nThe link works for 30 minutes. "
                       "If you did not ask for this, ignore this e-mail.",
                       data={"token": token, "link": link, "user_id": user.public_id})
@@ -150,17 +166,40 @@ async def live_reset_token(token: str) -> tuple[EmailToken, User]:
     return row, await User.get(id=row.user_id)
 
 
+def reset_nonce(row: EmailToken) -> str:
+    """The e-mailed code of a reset belongs to its link."""
+    return f"rs{row.id}"
+
+
+async def send_reset_code(conn: BaseDBAsyncClient, user: User, row: EmailToken) -> bool:
+    """E-mails a code for the reset of an account whose second factor is the e-mail method (True);
+    any other account gets nothing (False). 429 too soon after the last code or past the cap."""
+    if await twofactor.method_of(user, conn) != "email":
+        return False
+    nonce = reset_nonce(row)
+    wait = await twofactor.resend_wait(conn, user, nonce)
+    if wait:
+        raise errors.TooManyAttempts(retry_after=wait, message=f"A code was just sent; wait {wait} s.")
+    await twofactor.issue_email_code(conn, user, nonce, purpose="password reset")
+    return True
+
+
 async def reset_password(conn: BaseDBAsyncClient, user: User, row: EmailToken, token: str, new_hash: str,
-                         factor: TotpFactor | None, *, code: str | None, recovery_code: str | None) -> None:
-    """Uses the link token up, checks the app code (when ``factor``), sets ``new_hash`` and ends
-    every session of the user. A wrong code raises TwoFactorFailed: the caller's transaction rolls
-    back and the link token stays usable."""
+                         method: str | None, *, code: str | None, recovery_code: str | None,
+                         ip: str = "", user_agent: str = "") -> None:
+    """Uses the link token up, checks the second factor (``method``: totp, email or None), sets
+    ``new_hash`` and ends every session of the user. A wrong code raises TwoFactorFailed: the
+    caller's transaction rolls back and the link token stays usable."""
     if await consume_email_token(conn, token, EmailTokenPurpose.RESET) is None:
         raise errors.InvalidInput(INVALID_LINK, details={"token": "invalid or expired"})
-    if factor is not None:
-        await check_second_factor(conn, user, factor, code=code, recovery_code=recovery_code)
+    if method == "totp":
+        factor = await twofactor.confirmed_factor(user, conn)
+        await twofactor.check_second_factor(conn, user, factor, code=code, recovery_code=recovery_code)
+    elif method == "email":
+        await twofactor.check_email_factor(conn, user, reset_nonce(row), code=code, recovery_code=recovery_code)
     update = {"password_hash": new_hash}
     if normalize_email(row.email) == user.email_key and user.email_verified_at is None:
         update["email_verified_at"] = datetime.now(timezone.utc)  # the mailbox was just proved
     await User.filter(id=user.id).using_db(conn).update(**update)
     await revoke_all(conn, user)
+    await record(conn, user.id, EventKind.PASSWORD_RESET, ip=ip, user_agent=user_agent, sessions_revoked=True)

@@ -6,10 +6,9 @@ Session tokens are opaque (``hst_`` + 43 random characters); only their SHA-256 
 every check reads the database, so a revoked session fails at once.
 
 Re-authentication: a stolen session token must not be enough to take the account over for good.
-Changing the e-mail address (where password resets go) and adding a passkey (a login of its own)
-need the password, and the app code when the account has one, presented on this session within
-:data:`REAUTH_MAX_AGE`. Signing in counts; so does ``POST /v1/auth/reauth``. Older sessions
-answer 403 ``ReauthRequired`` with ``details`` saying what to present and for how long it holds.
+The session records when credentials were last presented on it (``reauthenticated_at``: at login,
+then at each re-authentication) and how (``reauth_method``); the rules that ask for it are in
+app/identity/reauth/service.py.
 """
 
 from __future__ import annotations
@@ -19,8 +18,8 @@ from datetime import datetime, timedelta, timezone
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.identity import errors, tokens
-from app.identity.twofactor.service import confirmed_factor
-from models.identity import RefreshToken, Session, User
+from models.identity import EventKind, RefreshToken, Session, User
+from models.identity.events import record
 
 IDLE = timedelta(minutes=30)
 ABSOLUTE = timedelta(hours=10)
@@ -41,8 +40,11 @@ async def open_session(conn: BaseDBAsyncClient, user: User, *, user_agent: str, 
     session = await Session.create(
         public_id=tokens.public_id("ses"), token_hash=tokens.digest(token), user=user,
         user_agent=user_agent[:512], ip=ip[:64], method=method,
-        last_seen_at=at, idle_expires_at=at + IDLE, expires_at=at + ABSOLUTE, reauthenticated_at=at, using_db=conn,
+        last_seen_at=at, idle_expires_at=at + IDLE, expires_at=at + ABSOLUTE, reauthenticated_at=at,
+        reauth_method=method[:32], using_db=conn,
     )
+    await record(conn, user.id, EventKind.LOGIN, ip=ip, user_agent=user_agent, method=method,
+                 session=session.public_id)
     return session, token
 
 
@@ -100,6 +102,13 @@ async def revoke(conn: BaseDBAsyncClient, session_ids: list[int]) -> None:
     await RefreshToken.filter(session_id__in=session_ids, revoked_at=None).using_db(conn).update(revoked_at=at)
 
 
+async def end_session(conn: BaseDBAsyncClient, target: Session, kind: EventKind, *, ip: str = "",
+                      user_agent: str = "") -> None:
+    """Revokes one session (logout, or one of the person's others) and records it in the trail."""
+    await revoke(conn, [target.id])
+    await record(conn, target.user_id, kind, ip=ip, user_agent=user_agent, session=target.public_id)
+
+
 async def revoke_all(conn: BaseDBAsyncClient, user: User) -> None:
     ids = await Session.filter(user=user, revoked_at=None).using_db(conn).values_list("id", flat=True)
     await revoke(conn, list(ids))
@@ -116,17 +125,7 @@ def reauth_expires_at(session: Session) -> datetime:
     return last_presented(session) + REAUTH_MAX_AGE
 
 
-async def require_recent(session: Session) -> None:
-    """403 ``ReauthRequired`` unless the credentials were presented on ``session`` lately."""
-    if now() < reauth_expires_at(session):
-        return
-    requires = ["password"]
-    if await confirmed_factor(session.user):
-        requires.append("totp")
-    raise errors.ReauthRequired(details={"requires": requires,
-                                         "max_age_seconds": int(REAUTH_MAX_AGE.total_seconds())})
-
-
-async def mark_reauthenticated(conn: BaseDBAsyncClient, session: Session) -> None:
-    session.reauthenticated_at = now()
-    await Session.filter(id=session.id).using_db(conn).update(reauthenticated_at=session.reauthenticated_at)
+async def mark_reauthenticated(conn: BaseDBAsyncClient, session: Session, method: str) -> None:
+    session.reauthenticated_at, session.reauth_method = now(), method[:32]
+    await Session.filter(id=session.id).using_db(conn).update(reauthenticated_at=session.reauthenticated_at,
+                                                              reauth_method=session.reauth_method)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
-from app.identity.session.service import reauth_expires_at
 from app.identity.user.views import USER_SHAPE, user_json
 from models.identity import Session, User
 
@@ -31,18 +30,12 @@ def validation_json(session: Session) -> dict:
     return {"valid": True, "user": user_json(session.user), "session": session_json(session)}
 
 
-def reauth_json(session: Session) -> dict:
-    return {"reauthenticated_at": session.reauthenticated_at.isoformat(),
-            "reauth_expires_at": reauth_expires_at(session).isoformat()}
-
-
 # The answers' shapes, for the OpenAPI document (app/http/openapi.py).
 SESSION_SHAPE = shape("current", id=STRING, user_agent=NULLABLE_STRING, ip=NULLABLE_STRING, method=STRING,
                       created_at=TIMESTAMP, last_seen_at=TIMESTAMP, idle_expires_at=TIMESTAMP, expires_at=TIMESTAMP,
                       current={"type": "boolean"})
 VALIDATION = reply_of(valid={"const": True}, user=USER_SHAPE, session=SESSION_SHAPE)
 SESSIONS = reply_of(sessions={"type": "array", "items": SESSION_SHAPE})
-REAUTH = reply_of(reauthenticated_at=TIMESTAMP, reauth_expires_at=TIMESTAMP)
 # A login either opens a session or asks for the second step (app/identity/login/v1.py).
 LOGIN = {"anyOf": [reply_of(two_factor_required={"const": False}, token=STRING, token_type={"const": "Bearer"},
                             expires_at=TIMESTAMP, session=SESSION_SHAPE, user=USER_SHAPE),

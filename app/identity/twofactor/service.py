@@ -33,7 +33,8 @@ from tortoise.expressions import Q
 
 from app.identity import errors
 from herald.sealing import IDENTITY, SignatureExpired
-from models.identity import EmailCode, EmailFactor, RecoveryCode, TotpFactor, TotpStatus, User
+from models.identity import EmailCode, EmailFactor, EventKind, RecoveryCode, TotpFactor, TotpStatus, User
+from models.identity.events import record
 from models.identity.email import queue_email
 
 STEP = 30
@@ -159,8 +160,10 @@ def _email_code_hash(user: User, nonce: str, code: str) -> str:
     return IDENTITY.keyed_digest(EMAIL_CODE_PURPOSE, f"{user.public_id}:{nonce}:{code}")
 
 
-async def issue_email_code(conn: BaseDBAsyncClient, user: User, nonce: str) -> None:
-    """A new code for the login ``nonce``: the previous one is superseded; the e-mail is queued."""
+async def issue_email_code(conn: BaseDBAsyncClient, user: User, nonce: str, *, to: str | None = None,
+                           purpose: str = "sign-in") -> None:
+    """A new code for ``nonce`` (a login's, a re-authentication's or a password reset's): the
+    previous one is superseded; the e-mail is queued to ``to`` (default: the user's address)."""
     code = f"{secrets.randbelow(10 ** 6):06d}"
     now = datetime.now(timezone.utc)
     await EmailCode.filter(user=user, ticket_nonce=nonce, used_at=None, superseded_at=None) \
@@ -169,10 +172,10 @@ async def issue_email_code(conn: BaseDBAsyncClient, user: User, nonce: str) -> N
                            expires_at=now + timedelta(seconds=EMAIL_CODE_TTL), using_db=conn)
     minutes = EMAIL_CODE_TTL // 60
     # The code is in the body only: subjects end up in message lists, webhooks and logs.
-    await queue_email(conn, "2fa_code", user.email, "Your Herald sign-in code",
-                      f"Your Herald sign-in code is {code}.\nIt works once, for {minutes} minutes. If you did "
-                      "not try to sign in, change your password: someone knows it.",
-                      data={"code": code, "user_id": user.public_id})
+    await queue_email(conn, "2fa_code", to or user.email, f"Your Herald {purpose} code",
+                      f"Your Herald {purpose} code is {code}.\nIt works once, for {minutes} minutes. If you did "
+                      "not ask for it, change your password: someone may be using your account.",
+                      data={"code": code, "user_id": user.public_id, "purpose": purpose})
 
 
 async def resend_wait(conn: BaseDBAsyncClient, user: User, nonce: str) -> int:
@@ -293,6 +296,7 @@ async def confirm_setup(conn: BaseDBAsyncClient, user: User, code: str) -> list[
     await TotpFactor.filter(id=factor.id).using_db(conn).update(status=TotpStatus.CONFIRMED,
                                                                 confirmed_at=datetime.now(timezone.utc))
     await EmailFactor.filter(user=user).using_db(conn).delete()
+    await record(conn, user.id, EventKind.TOTP_ENABLED)
     return await replace_recovery_codes(conn, user)
 
 
@@ -301,6 +305,7 @@ async def disable(conn: BaseDBAsyncClient, user: User) -> None:
     await TotpFactor.filter(user=user).using_db(conn).delete()
     await EmailFactor.filter(user=user).using_db(conn).delete()
     await RecoveryCode.filter(user=user).using_db(conn).delete()
+    await record(conn, user.id, EventKind.TWO_FACTOR_DISABLED)
 
 
 async def use_email(conn: BaseDBAsyncClient, user: User) -> list[str]:
@@ -309,10 +314,15 @@ async def use_email(conn: BaseDBAsyncClient, user: User) -> list[str]:
         raise errors.Conflict("Verify your e-mail address first: login codes will be sent to it.")
     await TotpFactor.filter(user=user).using_db(conn).delete()
     await EmailFactor.get_or_create(user=user, using_db=conn)
+    await record(conn, user.id, EventKind.EMAIL_FACTOR_ENABLED)
     return await replace_recovery_codes(conn, user)
 
 
-async def regenerate_recovery_codes(conn: BaseDBAsyncClient, user: User) -> list[str]:
+async def regenerate_recovery_codes(conn: BaseDBAsyncClient, user: User, *, ip: str = "",
+                                    user_agent: str = "") -> list[str]:
+    """A new generation of recovery codes; the earlier ones stop working."""
     if await method_of(user) is None:
         raise errors.Conflict("Recovery codes need two-factor authentication to be on.")
-    return await replace_recovery_codes(conn, user)
+    codes = await replace_recovery_codes(conn, user)
+    await record(conn, user.id, EventKind.RECOVERY_CODES_GENERATED, ip=ip, user_agent=user_agent, count=len(codes))
+    return codes

@@ -17,6 +17,7 @@ from app.identity import errors, throttle
 from app.identity.bodies import read_body
 from app.identity.credentials import require_session
 from app.identity.login import steps
+from app.identity.reauth.service import SECOND_FACTOR, require_recent
 from app.identity.twofactor import service
 from app.identity.twofactor.schemas import CodeBody, PasswordBody, TicketBody
 from models.identity import Session
@@ -87,7 +88,22 @@ async def resend(request: Request) -> HTTPResponse:
 @bp.post("/v1/2fa/recovery-codes", ctx_auth="session", ctx_body=PasswordBody)
 async def regenerate(request: Request) -> HTTPResponse:
     session = await _with_password(request)
+    caller = throttle.caller(request)
     async with in_transaction("identity") as conn:
-        codes = await service.regenerate_recovery_codes(conn, session.user)
+        codes = await service.regenerate_recovery_codes(conn, session.user, ip=caller.ip,
+                                                        user_agent=caller.user_agent)
+    return reply(request, {"recovery_codes": codes})
+
+
+@bp.post("/v1/auth/recovery-codes", ctx_auth="session", ctx_errors=(403, 409))
+async def regenerate_after_reauth(request: Request) -> HTTPResponse:
+    """New recovery codes on a session whose last proof is a recent app code or e-mailed code
+    (reauth/service.py ``SECOND_FACTOR``), instead of the password in the body."""
+    session = await require_session(request)
+    await require_recent(session, SECOND_FACTOR)
+    caller = throttle.caller(request)
+    async with in_transaction("identity") as conn:
+        codes = await service.regenerate_recovery_codes(conn, session.user, ip=caller.ip,
+                                                        user_agent=caller.user_agent)
     return reply(request, {"recovery_codes": codes})
 

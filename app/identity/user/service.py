@@ -18,7 +18,8 @@ from datetime import datetime, timedelta, timezone
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.identity import errors, tokens
-from models.identity import EmailFactor, EmailToken, EmailTokenPurpose, Session, User
+from models.identity import EmailFactor, EmailToken, EmailTokenPurpose, EventKind, Session, User, UserEmail
+from models.identity.events import record
 from models.identity.email import queue_email
 
 VERIFY_TTL = timedelta(hours=48)
@@ -48,7 +49,7 @@ def email_taken() -> errors.Conflict:
     return errors.Conflict("An account with this e-mail already exists.", details={"email": "already registered"})
 
 
-def _masked(email: str) -> str:
+def masked(email: str) -> str:
     local, _, domain = email.partition("@")
     return f"{local[:1]}***@{domain}"
 
@@ -118,9 +119,13 @@ async def _move_email(conn: BaseDBAsyncClient, user: User, email: str, platform_
     await EmailToken.filter(user_id=user.id, purpose=EmailTokenPurpose.RESET, used_at=None,
                             expires_at__gt=now).using_db(conn).update(expires_at=now)
     old = user.email
+    if await UserEmail.filter(user_id=user.id, email_key=normalize_email(email)).using_db(conn).exists():
+        # It becomes the primary: it is no longer one of the recovery addresses too.
+        await UserEmail.filter(user_id=user.id, email_key=normalize_email(email)).using_db(conn).delete()
+    await record(conn, user.id, EventKind.EMAIL_CHANGED, email=masked(email), previous=masked(old))
     user.email, user.email_key, user.email_verified_at = email, normalize_email(email), None
     await queue_email(conn, "email_changed", old, "The e-mail address of your Herald account changed",
-                      f"The e-mail address of your Herald account was changed from {old} to {_masked(email)} "
+                      f"The e-mail address of your Herald account was changed from {old} to {masked(email)} "
                       f"at {now:%Y-%m-%d %H:%M} UTC.\nIf you did not do this, someone else may be using your "
                       "account: contact your Herald operator at once.",
                       data={"user_id": user.public_id})
@@ -130,13 +135,16 @@ async def _move_email(conn: BaseDBAsyncClient, user: User, email: str, platform_
 
 # -- e-mail verification -------------------------------------------------------------------------
 
-async def queue_verification(conn: BaseDBAsyncClient, user: User, platform_url: str) -> None:
-    """A verification link to the user's current address (it opens the platform's page)."""
+async def queue_verification(conn: BaseDBAsyncClient, user: User, platform_url: str, *,
+                             address: str | None = None) -> None:
+    """A verification link to the user's primary address, or to one of its recovery ``address``es
+    (it opens the platform's page)."""
+    to = address or user.email
     token = tokens.new_token("hev_")
     await EmailToken.create(user=user, purpose=EmailTokenPurpose.VERIFY, token_hash=tokens.digest(token),
-                            email=user.email, expires_at=datetime.now(timezone.utc) + VERIFY_TTL, using_db=conn)
+                            email=to, expires_at=datetime.now(timezone.utc) + VERIFY_TTL, using_db=conn)
     link = f"{platform_url}/verify-email?token={token}"
-    await queue_email(conn, "verify", user.email, "Confirm your e-mail address",
+    await queue_email(conn, "verify", to, "Confirm your e-mail address",
                       f"Confirm your e-mail address for Herald: {link}\nThe link works for 48 hours.",
                       data={"token": token, "link": link, "user_id": user.public_id})
 
@@ -153,13 +161,26 @@ async def consume_email_token(conn: BaseDBAsyncClient, token: str, purpose: Emai
 
 
 async def verify_email(conn: BaseDBAsyncClient, token: str) -> User:
-    """Marks the address of a verification link verified; 400 ``InvalidInput`` for an invalid,
-    expired or used link, or one sent to an address the user no longer has (it proves nothing)."""
+    """Marks the address of a verification link verified (the primary or a recovery address);
+    400 ``InvalidInput`` for an invalid, expired or used link, or one sent to an address the user
+    no longer has (it proves nothing)."""
     row = await consume_email_token(conn, token, EmailTokenPurpose.VERIFY)
     user = await User.filter(id=row.user_id).using_db(conn).select_for_update().first() if row else None
-    if row is None or user is None or user.email_key != normalize_email(row.email):
+    if row is None or user is None:
         raise errors.InvalidInput(INVALID_LINK, details={"token": "invalid or expired"})
-    if user.email_verified_at is None:
-        user.email_verified_at = datetime.now(timezone.utc)
-        await user.save(using_db=conn, update_fields=["email_verified_at", "updated_at"])
+    key, at = normalize_email(row.email), datetime.now(timezone.utc)
+    if user.email_key == key:
+        if user.email_verified_at is None:
+            user.email_verified_at = at
+            await user.save(using_db=conn, update_fields=["email_verified_at", "updated_at"])
+            await record(conn, user.id, EventKind.EMAIL_VERIFIED, email_id=user.email_public_id or "",
+                         email=masked(user.email))
+        return user
+    recovery = await UserEmail.filter(user_id=user.id, email_key=key).using_db(conn).first()
+    if recovery is None:
+        raise errors.InvalidInput(INVALID_LINK, details={"token": "invalid or expired"})
+    if recovery.verified_at is None:
+        await UserEmail.filter(id=recovery.id).using_db(conn).update(verified_at=at)
+        await record(conn, user.id, EventKind.EMAIL_VERIFIED, email_id=recovery.public_id,
+                     email=masked(recovery.email))
     return user

@@ -19,7 +19,7 @@ from app.identity import errors, throttle
 from app.identity.bodies import read_body
 from app.identity.credentials import is_service, require_session
 from app.identity.password import service as passwords
-from app.identity.session.service import require_recent
+from app.identity.reauth.service import require_recent
 from app.identity.user import service
 from app.identity.user.schemas import CreateUserBody, PatchUserBody, TokenBody
 from app.identity.user.views import USER, user_json

@@ -16,7 +16,7 @@ from app.platform.session.api import identity, signed_in
 bp = Blueprint("platform_dashboard_passkey")
 
 
-@bp.post("/api/auth/passkey/login/start", ctx_public=True, ctx_body=StartBody, ctx_errors=(429, 502))
+@bp.post("/api/auth/passkey/login/start", ctx_public=True, ctx_body=StartBody, ctx_errors=(429, 502, 503))
 async def start(request: Request) -> HTTPResponse:
     body = parse_body(request, StartBody)
     if gate.origin_of(body.origin) not in gate.allowed_origins(request.app.ctx.settings):
@@ -26,7 +26,7 @@ async def start(request: Request) -> HTTPResponse:
     return reply(request, {"desafio_id": challenge_id, "opcoes": options})
 
 
-@bp.post("/api/auth/passkey/login/finish", ctx_public=True, ctx_body=FinishBody, ctx_errors=(401, 429, 502))
+@bp.post("/api/auth/passkey/login/finish", ctx_public=True, ctx_body=FinishBody, ctx_errors=(401, 429, 502, 503))
 async def finish(request: Request) -> HTTPResponse:
     body = parse_body(request, FinishBody)
     signed = await service.finish(identity(request), gate.caller(request), body.desafio_id, body.credencial)

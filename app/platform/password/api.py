@@ -1,14 +1,16 @@
 """``POST /api/auth/password-reset`` (always neutral), ``POST /api/auth/password-reset/confirm`` and
+``POST /api/auth/password-reset/send-otp`` (the e-mailed code of an e-mail-method account) and
 ``POST /api/auth/verify`` (the e-mail link), all public; ``POST /api/auth/me/verify/resend`` (session)."""
 
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
 
+from app.http import errors
 from app.http.bodies import parse_body
 from app.http.responses import reply
 from app.platform.password import service
-from app.platform.password.schemas import ConfirmBody, ResetBody, TokenBody
+from app.platform.password.schemas import ConfirmBody, ResetBody, SendOtpBody, TokenBody
 from app.platform.session import gate
 from app.platform.session.api import identity
 
@@ -31,6 +33,17 @@ async def confirm_reset(request: Request) -> HTTPResponse:
     response = reply(request, {"Status": "ok", "SessionsRevoked": True})
     gate.clear_session_cookie(request, response)
     return response
+
+
+@bp.post("/api/auth/password-reset/send-otp", ctx_public=True, ctx_body=SendOtpBody, ctx_errors=(429, 502))
+async def send_reset_code(request: Request) -> HTTPResponse:
+    """E-mails the code the reset of an account whose second factor is the e-mail method needs
+    (``Code`` of the confirmation); the same answer for any token."""
+    body = parse_body(request, SendOtpBody)
+    if not body.token:
+        raise errors.ValidationError("Send the reset link's 'Token'.", details={"Token": "required"})
+    await service.send_reset_code(identity(request), gate.caller(request), body.token)
+    return reply(request, {"Status": "sent"})
 
 
 @bp.post("/api/auth/verify", ctx_public=True, ctx_body=TokenBody, ctx_errors=(502,))

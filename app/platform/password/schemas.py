@@ -20,3 +20,8 @@ class ConfirmBody(Body):
 
 class TokenBody(Body):
     token: str = Field(min_length=1, max_length=512)
+
+
+class SendOtpBody(Body):
+    # Optional here so that a missing token is the contract's 400 naming the field, after parsing.
+    token: str | None = Field(default=None, max_length=512)

@@ -36,6 +36,11 @@ async def confirm_reset(client: ServiceClient, caller: Caller, token: str, passw
         raise
 
 
+async def send_reset_code(client: ServiceClient, caller: Caller, token: str) -> None:
+    """The e-mailed code a reset of an e-mail-method account needs; neutral for any token."""
+    await call(client, caller, "POST", "/v1/auth/password/reset/send-otp", json={"token": token})
+
+
 async def verify_email(client: ServiceClient, caller: Caller, token: str) -> dict:
     body = await call(client, caller, "POST", "/v1/auth/verify", json={"token": token})
     user = body.get("user")

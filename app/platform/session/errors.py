@@ -30,6 +30,51 @@ class LogoutFailed(errors.UpstreamError):
     message = "The sign-out could not be confirmed; try again."
 
 
+class ReauthRequired(errors.Forbidden):
+    """The write needs a recent re-authentication; ``Details`` says how (:func:`reauth_details`)."""
+    code = "ReauthRequired"
+    message = "This change needs a recent re-authentication: confirm it with POST /api/me/reautenticar."
+
+
+class ReauthIndisponivel(errors.Forbidden):
+    """The identity server could not say whether the session re-authenticated lately: refused."""
+    code = "ReauthIndisponivel"
+    message = "Re-authentication cannot be checked right now; try again shortly."
+
+
+class EnderecoNaoRecebe(errors.Unprocessable):
+    code = "EnderecoNaoRecebe"
+    message = "This address takes no verification e-mail: it is verified already."
+
+
+class EnvioRecusado(errors.UpstreamError):
+    code = "EnvioRecusado"
+    message = "The verification e-mail could not be handed over for sending; try again."
+
+
+class PasskeyIndisponivel(errors.ServiceUnavailable):
+    code = "PasskeyIndisponivel"
+    message = "Passkey sign-in is unavailable right now; sign in with the password or try again shortly."
+
+
+def reauth_details(details: Mapping[str, Any] | None) -> dict:
+    """The identity server's re-authentication needs, as the dashboard's ``Error.Details``:
+    ``metodos_aceitos``, ``metodos`` (``metodo``, ``disponivel``, ``motivo``), ``destinos``
+    (``email_id``, ``mascarado``, ``primario``; when ``email_otp`` is accepted) and
+    ``validade_segundos`` (how long a re-authentication holds)."""
+    details = details or {}
+    rows = [row for row in details.get("methods") or () if isinstance(row, dict)]
+    out = {"metodos_aceitos": [m for m in details.get("accepted") or () if isinstance(m, str)],
+           "metodos": [{"metodo": row.get("method"), "disponivel": row.get("available") is True,
+                        "motivo": row.get("reason")} for row in rows],
+           "validade_segundos": details.get("max_age_seconds")}
+    if "email_otp" in out["metodos_aceitos"]:
+        out["destinos"] = [{"email_id": row.get("email_id"), "mascarado": row.get("masked"),
+                            "primario": row.get("primary") is True}
+                           for row in details.get("destinations") or () if isinstance(row, dict)]
+    return out
+
+
 class CrossOriginRefused(errors.PermissionDenied):
     message = "This write does not come from an allowed origin of the dashboard (Origin header)."
 
@@ -68,6 +113,8 @@ def refusal(status: int, body: Any, headers: Mapping[str, str]) -> errors.HttpEr
         return error
     if status == 400 and code in (None, "InvalidInput"):
         return errors.ValidationError(message, details=details)
+    if status == 403 and code == "ReauthRequired":
+        return ReauthRequired(details=reauth_details(details))
     if status == 404:
         return errors.NotFound(message)
     if status == 409:

@@ -1,0 +1,9 @@
+"""Request bodies of the e-mail address routes."""
+
+from __future__ import annotations
+
+from app.http.bodies import SnakeBody
+
+
+class AddressBody(SnakeBody):
+    email: str

@@ -1,0 +1,1 @@
+"""The security trail of a person (models/identity/events.py), read newest first."""
