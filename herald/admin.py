@@ -4,6 +4,11 @@
     herald tenant suspend|activate acc_...
     herald key create --tenant acc_... --scopes a,b --name N [--test | --master | --publishable]
     herald key revoke key_...
+    herald tenant claim-domain|release-domain acc_... example.com
+    herald flags list acc_...
+    herald flags set acc_... NAME on|off|default
+    herald staff add|remove usr_...|person@example.com
+    herald staff list
 """
 
 from __future__ import annotations
@@ -18,7 +23,11 @@ from tortoise import Tortoise
 
 from app.http.errors import HttpError
 from app.platform.api_key.service import create_key, revoke_key
+from app.platform.flag.service import account_flags, set_flag
+from app.platform.registration.service import claim_domain, release_domain
+from app.platform.staff.service import CLI, add_staff, list_staff, remove_staff
 from app.platform.tenant.service import create_tenant, set_tenant_status
+from tortoise.transactions import in_transaction
 from herald.errors import exit_on_config_error
 from herald.settings import get_settings
 from models import tortoise_config
@@ -57,6 +66,14 @@ def run_operation(operation: Callable[[], Awaitable[dict]]) -> int:
 
 
 def cmd_tenant(args: argparse.Namespace) -> int:
+    if args.action in ("claim-domain", "release-domain"):
+        async def operation() -> dict:
+            if args.action == "claim-domain":
+                claim = await claim_domain(args.tenant_id, args.domain)
+                return {"TenantId": args.tenant_id, "Domain": claim.domain, "Claimed": True}
+            return {"TenantId": args.tenant_id, "Domain": args.domain,
+                    "Released": await release_domain(args.tenant_id, args.domain)}
+        return run_operation(operation)
     if args.action == "create":
         async def operation() -> dict:
             tenant = await create_tenant(args.name, args.slug, args.parent, args.quota, args.plan or "",
@@ -86,6 +103,34 @@ def cmd_key(args: argparse.Namespace) -> int:
     return run_operation(operation)
 
 
+def cmd_flags(args: argparse.Namespace) -> int:
+    async def operation() -> dict:
+        if args.action == "list":
+            flags = await account_flags(args.tenant_id)
+        else:
+            enabled = {"on": True, "off": False, "default": None}[args.value]
+            flags = await set_flag(args.tenant_id, args.name, enabled)
+        return {"TenantId": args.tenant_id, "Flags": flags}
+    return run_operation(operation)
+
+
+def staff_json(entry) -> dict:
+    return {"UserId": entry.user_id, "Email": entry.email, "AddedBy": entry.added_by,
+            "CreatedAt": entry.created_at.isoformat() if entry.created_at else None}
+
+
+def cmd_staff(args: argparse.Namespace) -> int:
+    """The platform staff allowlist (docs/operator.md): who may use /api/admin."""
+    async def operation() -> dict:
+        async with in_transaction("platform") as conn:
+            if args.action == "add":
+                return {"Staff": staff_json(await add_staff(conn, args.who, CLI))}
+            if args.action == "remove":
+                return {"Who": args.who, "Removed": await remove_staff(conn, args.who, CLI)}
+            return {"Staff": [staff_json(entry) for entry in await list_staff(conn)]}
+    return run_operation(operation)
+
+
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     tenant = commands.add_parser("tenant", help="create, suspend or activate tenants")
     actions = tenant.add_subparsers(dest="action", required=True)
@@ -99,6 +144,10 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                         help="drop each message's content once it is sent or failed")
     for action in ("suspend", "activate"):
         actions.add_parser(action).add_argument("tenant_id")
+    for action in ("claim-domain", "release-domain"):  # sign-ups from a claimed domain request access
+        claim = actions.add_parser(action)
+        claim.add_argument("tenant_id")
+        claim.add_argument("domain")
     tenant.set_defaults(func=cmd_tenant)
 
     key = commands.add_parser("key", help="create or revoke API keys")
@@ -113,3 +162,19 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     kinds.add_argument("--publishable", action="store_true", help="pk_live_ key (client-side, read-only)")
     actions.add_parser("revoke").add_argument("key_id")
     key.set_defaults(func=cmd_key)
+
+    flags = commands.add_parser("flags", help="list or set an account's feature flags")
+    actions = flags.add_subparsers(dest="action", required=True)
+    actions.add_parser("list").add_argument("tenant_id")
+    setter = actions.add_parser("set")
+    setter.add_argument("tenant_id")
+    setter.add_argument("name")
+    setter.add_argument("value", choices=("on", "off", "default"))
+    flags.set_defaults(func=cmd_flags)
+
+    staff = commands.add_parser("staff", help="the platform staff allowlist (/api/admin)")
+    actions = staff.add_subparsers(dest="action", required=True)
+    for action in ("add", "remove"):
+        actions.add_parser(action).add_argument("who", help="identity user id (usr_...) or e-mail address")
+    actions.add_parser("list")
+    staff.set_defaults(func=cmd_staff)

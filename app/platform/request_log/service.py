@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import Protocol
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
@@ -18,10 +19,25 @@ from tortoise.expressions import Q
 from app.http import errors
 from app.http.cursors import open_cursor, sign_cursor
 from app.http.paging import Page
-from app.platform.api_key.principal import Principal
 from models.platform.request_log import RequestLog, created_at_of, micros_of
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+class LogReader(Protocol):
+    """Whose records a read returns: an API key's :class:`Principal` (/v1/logs), or the
+    dashboard's :class:`LogScope` (an account and a mode, /api/tenants/{id}/logs)."""
+
+    tenant_pk: int
+    tenant_id: str
+    mode: str
+
+
+@dataclass(frozen=True)
+class LogScope:
+    tenant_pk: int
+    tenant_id: str
+    mode: str
 
 
 @dataclass(frozen=True)
@@ -48,11 +64,11 @@ class Position:
     log_id: str
 
 
-def _audience(principal: Principal) -> str:
+def _audience(principal: LogReader) -> str:
     return f"request-logs:{principal.tenant_id}"
 
 
-def open_position(principal: Principal, cursor: tuple[str, str], secret_key: str) -> Position:
+def open_position(principal: LogReader, cursor: tuple[str, str], secret_key: str) -> Position:
     direction, token = cursor
     position = open_cursor(token, secret_key=secret_key, audience=_audience(principal))
     try:
@@ -66,7 +82,7 @@ def open_position(principal: Principal, cursor: tuple[str, str], secret_key: str
     return Position(direction, _EPOCH + timedelta(microseconds=micros_first), id_first)
 
 
-def _next_cursor(principal: Principal, page: list[RequestLog], secret_key: str) -> str:
+def _next_cursor(principal: LogReader, page: list[RequestLog], secret_key: str) -> str:
     """One cursor for both directions: it holds the page's newest and oldest records."""
     first, last = page[0], page[-1]
     return sign_cursor({"f": [micros_of(first.created_at), first.id], "l": [micros_of(last.created_at), last.id]},
@@ -97,7 +113,7 @@ def _matching(filters: LogFilters) -> Q:
     return Q(*conditions) if conditions else Q()
 
 
-async def list_logs(conn: BaseDBAsyncClient, principal: Principal, filters: LogFilters, *, since: datetime,
+async def list_logs(conn: BaseDBAsyncClient, principal: LogReader, filters: LogFilters, *, since: datetime,
                     until: datetime, limit: int, position: Position | None, secret_key: str) -> Page[RequestLog]:
     """A page of records, newest first; ``next_cursor`` (None on the last page) pages on."""
     query = RequestLog.filter(_matching(filters), tenant_id=principal.tenant_pk, mode=principal.mode,
@@ -117,7 +133,7 @@ async def list_logs(conn: BaseDBAsyncClient, principal: Principal, filters: LogF
     return Page(page, _next_cursor(principal, page, secret_key) if has_more and page else None, has_more)
 
 
-async def log_record(conn: BaseDBAsyncClient, principal: Principal, log_id: str) -> RequestLog:
+async def log_record(conn: BaseDBAsyncClient, principal: LogReader, log_id: str) -> RequestLog:
     created_at = created_at_of(log_id)
     row = None
     if created_at is not None:
@@ -126,3 +142,32 @@ async def log_record(conn: BaseDBAsyncClient, principal: Principal, log_id: str)
     if row is None:
         raise errors.NotFound("No request log with this id.")
     return row
+
+
+# --- aggregates for the dashboard (GET /api/tenants/{id}/logs/series and /logs/resumo) --------------
+
+BUCKETS = {"minute": timedelta(minutes=1), "hour": timedelta(hours=1), "day": timedelta(days=1)}
+TOP_ERRORS = 5
+
+
+async def series(conn: BaseDBAsyncClient, reader: LogReader, *, since: datetime, until: datetime,
+                 bucket: str) -> list[dict]:
+    """Counts per time bucket and status class (``2xx`` ...), oldest bucket first."""
+    return await conn.execute_query_dict(
+        "SELECT date_bin($4::interval, created_at, $2) AS bucket, (status / 100) AS class, count(*) AS count "
+        "FROM request_logs WHERE tenant_id = $1 AND mode = $5 AND created_at >= $2 AND created_at <= $3 "
+        "GROUP BY 1, 2 ORDER BY 1, 2", [reader.tenant_pk, since, until, BUCKETS[bucket], reader.mode])
+
+
+async def summary(conn: BaseDBAsyncClient, reader: LogReader, *, since: datetime, until: datetime) -> dict:
+    """Totals, the error rate (4xx and 5xx among all), p50 and p95 durations, top error codes."""
+    params = [reader.tenant_pk, since, until, reader.mode]
+    where = "tenant_id = $1 AND mode = $4 AND created_at >= $2 AND created_at <= $3"
+    [totals] = await conn.execute_query_dict(
+        f"SELECT count(*) AS total, count(*) FILTER (WHERE status >= 400) AS errors, "
+        f"percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, "
+        f"percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95 FROM request_logs WHERE {where}", params)
+    top = await conn.execute_query_dict(
+        f"SELECT error_code, count(*) AS count FROM request_logs WHERE {where} AND error_code IS NOT NULL "
+        f"GROUP BY error_code ORDER BY count(*) DESC, error_code LIMIT {TOP_ERRORS}", params)
+    return {**totals, "top": top}

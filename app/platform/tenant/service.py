@@ -13,7 +13,8 @@ import unicodedata
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from app.platform.errors import AccountError, ConflictError, NotFoundError
+from app.platform.errors import AccountError, ConflictError, NotFoundError, TreeCycle
+from models.platform.support_session import SupportSession
 from models.platform.tenant import Tenant, TenantStatus
 
 SLUG_MAX = 100  # Tenant.slug's length
@@ -104,3 +105,101 @@ async def set_tenant_status(tenant_id: str, status: TenantStatus) -> Tenant:
     if not updated:
         raise NotFoundError(f"no tenant {tenant_id}")
     return await Tenant.get(public_id=tenant_id)
+
+
+# --- the tree, for the dashboard (docs/accounts.md, "The tree") ---------------------------------------
+#
+# Every change of the tree's shape or of a quota runs under one transaction-scoped advisory lock
+# (TREE_LOCK): two concurrent moves cannot each pass the cycle check against the other's old
+# shape, and a quota recomputation never reads a half-moved subtree. Moves and quota changes are
+# rare; reads never take the lock.
+
+TREE_LOCK = 0x68657261_6c645f74  # "herald_t"
+TREE_DEPTH = 64  # the same guard as app/platform/member/service.py
+
+SUBTREE_QUOTA_SQL = f"""
+WITH RECURSIVE sub AS (
+    SELECT t.id, COALESCE(t.monthly_quota, p.effective_quota) AS effective, 0 AS depth
+    FROM tenants t LEFT JOIN tenants p ON p.id = t.parent_id WHERE t.id = $1
+    UNION ALL
+    SELECT c.id, COALESCE(c.monthly_quota, sub.effective), sub.depth + 1
+    FROM tenants c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < {TREE_DEPTH}
+)
+UPDATE tenants SET effective_quota = sub.effective FROM sub
+WHERE tenants.id = sub.id AND tenants.effective_quota IS DISTINCT FROM sub.effective
+"""
+
+ANCESTOR_SQL = f"""
+WITH RECURSIVE up AS (
+    SELECT id, parent_id, 0 AS depth FROM tenants WHERE id = $1
+    UNION ALL
+    SELECT t.id, t.parent_id, up.depth + 1 FROM tenants t JOIN up ON t.id = up.parent_id WHERE up.depth < {TREE_DEPTH}
+)
+SELECT 1 FROM up WHERE id = $2 LIMIT 1
+"""
+
+SUBTREE_SQL = """
+WITH RECURSIVE sub AS (
+    SELECT id, 0 AS depth FROM tenants WHERE id = $1
+    UNION ALL
+    SELECT c.id, sub.depth + 1 FROM tenants c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < $2
+)
+SELECT t.*, sub.depth AS tree_depth, p.public_id AS parent_public_id
+FROM sub JOIN tenants t ON t.id = sub.id LEFT JOIN tenants p ON p.id = t.parent_id
+ORDER BY sub.depth, t.public_id
+"""
+
+
+async def lock_tree(conn) -> None:
+    await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [TREE_LOCK])
+
+
+async def recompute_quota(conn, tenant_pk: int) -> None:
+    """``effective_quota`` of the tenant and its whole subtree: its own quota, else the nearest
+    ancestor's (null: no quota anywhere above)."""
+    await conn.execute_query(SUBTREE_QUOTA_SQL, [tenant_pk])
+
+
+async def tenant_of(conn, tenant_pk: int) -> Tenant:
+    return await Tenant.filter(id=tenant_pk).using_db(conn).select_related("parent").first()
+
+
+async def tenants_by_pk(conn, pks) -> list[Tenant]:
+    return await Tenant.filter(id__in=list(pks)).using_db(conn).select_related("parent").order_by("public_id")
+
+
+async def create_child(conn, parent_pk: int, name: str, slug: str | None, monthly_quota: int | None) -> Tenant:
+    """A sub-account of ``parent_pk`` (the caller's access to it was proved by the gate)."""
+    parent = await Tenant.get(id=parent_pk, using_db=conn)
+    tenant = await create_tenant(name, slug, parent.public_id, monthly_quota)
+    return await tenant_of(conn, tenant.id)
+
+
+async def move(conn, tenant_pk: int, new_parent_pk: int | None) -> Tenant:
+    """Put the tenant below ``new_parent_pk`` (None: make it a root). Refused with
+    :class:`TreeCycle` when the new parent is the tenant or lies below it."""
+    await lock_tree(conn)
+    if new_parent_pk is not None:
+        if new_parent_pk == tenant_pk or await conn.execute_query_dict(ANCESTOR_SQL, [new_parent_pk, tenant_pk]):
+            raise TreeCycle()
+    await Tenant.filter(id=tenant_pk).using_db(conn).update(parent_id=new_parent_pk)
+    await recompute_quota(conn, tenant_pk)
+    return await tenant_of(conn, tenant_pk)
+
+
+async def set_quota(conn, tenant_pk: int, monthly_quota: int | None) -> Tenant:
+    await lock_tree(conn)
+    await Tenant.filter(id=tenant_pk).using_db(conn).update(monthly_quota=monthly_quota)
+    await recompute_quota(conn, tenant_pk)
+    return await tenant_of(conn, tenant_pk)
+
+
+async def subtree(conn, tenant_pk: int, depth: int) -> list[dict]:
+    """The tenant and everything below it down to ``depth`` levels, as rows with ``tree_depth``
+    and ``parent_public_id``, in breadth-first order."""
+    return await conn.execute_query_dict(SUBTREE_SQL, [tenant_pk, depth])
+
+
+def support_sessions(conn, tenant_pk: int):
+    """The support sessions opened on the account, for a keyset page (issue 16 opens them)."""
+    return SupportSession.filter(tenant_id=tenant_pk).using_db(conn)

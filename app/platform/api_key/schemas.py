@@ -1,0 +1,17 @@
+"""Bodies of the dashboard's key routes: snake_case like the contract's creation input (``name``,
+``scopes``)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from app.http.bodies import SnakeBody
+
+
+class KeyCreate(SnakeBody):
+    name: str = Field(max_length=200)
+    scopes: list[str] | None = Field(default=None, max_length=64)
+    # live (sk_live_, the default), test (sk_test_) or publishable (pk_live_, read-only scopes)
+    kind: Literal["live", "test", "publishable"] = "live"

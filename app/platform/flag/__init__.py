@@ -1,0 +1,1 @@
+"""Feature flags per account (docs/accounts.md, "Flags")."""

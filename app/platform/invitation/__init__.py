@@ -1,0 +1,1 @@
+"""Invitations to join an account (docs/accounts.md, "Invitations")."""

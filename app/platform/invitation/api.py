@@ -1,0 +1,196 @@
+"""Invitations on the dashboard (contract C1 ``/api/me/convites``, C2; docs/accounts.md).
+
+    GET    /api/tenants/{id}/invitations             pending invitations (admin), cursor paging
+    POST   /api/tenants/{id}/invitations             ``{Email, Role}``: invite; the e-mail is queued with it
+    DELETE /api/tenants/{id}/invitations/{token}     cancel (``{token}``: the id ``cvt_...`` or the link's token)
+    GET    /api/invitations/{token}/preview          public, PREVIEW_LIMIT a minute per client address
+    POST   /api/invitations/accept                   ``{Token}``: the token is the authority
+    GET    /api/me/convites                          pending and expired, to the person's verified addresses
+    POST   /api/me/convites/{id}/aceitar             200, idempotent
+    POST   /api/me/convites/{id}/recusar             204, idempotent
+    GET    /api/me/convites/contagem                 ``{pendentes}``; any failure ``{pendentes: null}``
+
+Decisions (accept and decline, by token or by id) count DECISION_LIMIT an hour per person
+(429 ``Throttling``). An accepted invitation writes the identity server's grants before the
+membership commits (app/platform/member/grants.py).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import parse_body
+from app.http.openapi import NO_CONTENT, answers
+from app.http.paging import KeysetPage
+from app.http.responses import no_content, reply
+from app.http.services import services
+from app.platform import db
+from app.platform.errors import IdentityUnavailable, InvitationsUnavailable
+from app.platform.invitation import service
+from app.platform.invitation.schemas import InvitationAccept, InvitationCreate
+from app.platform.invitation.views import (ACCEPTED, CONTAGEM, CONVITE, CONVITES, INVITATION, INVITATIONS, PREVIEW,
+                                           convite_json, invitation_json, preview_json)
+from app.platform.member import grants
+from app.platform.session import gate
+from models.platform.invitation import Invitation
+from models.platform.member import Role
+
+bp = Blueprint("platform_dashboard_invitation")
+log = logging.getLogger("herald.dashboard")
+
+PREVIEW_LIMIT = 60  # previews a minute per client address
+DECISION_LIMIT = 30  # accepts and declines an hour per person (contract, Limits)
+HOUR = 3600
+
+
+def _mailer(request: Request) -> service.Mailer:
+    settings = request.app.ctx.settings
+    return service.Mailer(settings.identity_mail_key, settings.identity_mail_from, settings.url_of("platform"))
+
+
+async def _verified(request: Request) -> list[str]:
+    """The person's verified addresses, primary and recovery, as the identity server keeps them
+    (``GET /v1/auth/emails`` on the person's own session); 503 ``IdentityUnavailable`` when it
+    does not answer."""
+    session = gate.principal(request)
+    answer = await services(request.app).client("identity").get("/v1/auth/emails", user_token=session.token,
+                                                                outage=IdentityUnavailable)
+    if answer.status == 401:
+        raise errors.AuthorizationError("The session is not valid or has ended.")
+    if not answer.ok or not isinstance(answer.body, dict) or not isinstance(answer.body.get("emails"), list):
+        log.error("identity answered GET /v1/auth/emails with %s", answer.status)
+        raise IdentityUnavailable()
+    return sorted({service.normal_email(row["email"]) for row in answer.body["emails"]
+                   if isinstance(row, dict) and row.get("verified") is True and isinstance(row.get("email"), str)})
+
+
+async def _count_decision(request: Request) -> None:
+    limiter = request.app.ctx.dashboard_limiter
+    decision = await limiter.hit(f"invite-decisions:{gate.principal(request).user_id}", DECISION_LIMIT, HOUR)
+    if not decision.allowed:
+        raise errors.Throttling(decision.retry_after, "Too many invitation decisions; try again later.",
+                                headers=decision.headers())
+
+
+async def _accept(request: Request, row: Invitation) -> Invitation:
+    user_id = gate.principal(request).user_id
+    identity = services(request.app).client("identity")
+    async with db.transaction() as conn:
+        row, made = await service.accept(conn, row, user_id)
+        if made:
+            await grants.grant(identity, row.tenant.public_id, user_id, Role(row.role))
+    if made:
+        await grants.sync_after(identity, db.connection(), row.tenant_id)
+    return row
+
+
+# --- the account's side -----------------------------------------------------------------------------
+
+@bp.get("/api/tenants/<tenant_id:id>/invitations", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
+        ctx_query=("cursor", "limit"), ctx_errors=(400, 403), ctx_responses=answers({200: INVITATIONS}))
+async def list_invitations(request: Request, tenant_id: str) -> HTTPResponse:
+    access = gate.tenant(request)
+    conn = db.connection()
+    page = await KeysetPage.of(request, default_limit=50, max_limit=100).fetch(
+        conn, service.pending_of(conn, access.tenant_pk), audience=f"invitations:{access.tenant_id}")
+    return reply(request, {"Invitations": [invitation_json(row, access.tenant_id) for row in page.items],
+                           "NextCursor": page.next_cursor, "HasMore": page.has_more})
+
+
+@bp.post("/api/tenants/<tenant_id:id>/invitations", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
+         ctx_body=InvitationCreate, ctx_errors=(403, 409, 413), ctx_responses=answers({201: INVITATION}))
+async def invite(request: Request, tenant_id: str) -> HTTPResponse:
+    body = parse_body(request, InvitationCreate)
+    access = gate.tenant(request)
+    async with db.transaction() as conn:
+        row = await service.invite(conn, access, body.email, Role(body.role), _mailer(request))
+    request.app.ctx.wakeup.poke()
+    return reply(request, {"Invitation": invitation_json(row, access.tenant_id)}, status=201)
+
+
+@bp.delete("/api/tenants/<tenant_id:id>/invitations/<token:str>", ctx_auth="session", ctx_tenant="path",
+           ctx_role="admin", ctx_errors=(403, 409), ctx_responses=answers({204: NO_CONTENT}))
+async def cancel(request: Request, tenant_id: str, token: str) -> HTTPResponse:
+    async with db.transaction() as conn:
+        await service.cancel(conn, gate.tenant(request), token)
+    return no_content()
+
+
+# --- the invited person's side ------------------------------------------------------------------------
+
+@bp.get("/api/invitations/<token:str>/preview", ctx_public=True, ctx_errors=(429, 502),
+        ctx_responses=answers({200: PREVIEW}))
+async def preview(request: Request, token: str) -> HTTPResponse:
+    """What an invitation is for, before signing in; never the token, the account id or the inviter."""
+    limiter = request.app.ctx.dashboard_limiter
+    decision = await limiter.hit(f"invite-preview:{gate.client_address(request)}", PREVIEW_LIMIT, 60)
+    if not decision.allowed:
+        raise errors.Throttling(decision.retry_after, headers=decision.headers())
+    row = await service.by_token(db.connection(), token)
+    if row is None:
+        raise errors.NotFound("No such invitation.")
+    has_account = None
+    if service.status_of(row) == "pending":
+        try:
+            answer = await services(request.app).client("identity").get("/internal/v1/users/lookup",
+                                                                        params={"email": row.email})
+            if answer.ok and isinstance(answer.body, dict) and isinstance(answer.body.get("exists"), bool):
+                has_account = answer.body["exists"]
+        except errors.HttpError as failure:  # identity does not answer: HasAccount null (contract)
+            log.warning("invitation preview without HasAccount: %s", failure.code)
+    return reply(request, preview_json(row, has_account))
+
+
+@bp.post("/api/invitations/accept", ctx_auth="session", ctx_body=InvitationAccept, ctx_errors=(409, 410, 429, 502),
+         ctx_responses=answers({200: ACCEPTED}))
+async def accept_by_token(request: Request) -> HTTPResponse:
+    body = parse_body(request, InvitationAccept)
+    await _count_decision(request)
+    row = await service.by_token(db.connection(), body.token)
+    if row is None:
+        raise errors.NotFound("No such invitation.")
+    row = await _accept(request, row)
+    return reply(request, {"Invitation": invitation_json(row, row.tenant.public_id), "TenantId": row.tenant.public_id})
+
+
+@bp.get("/api/me/convites", ctx_auth="session", ctx_errors=(502, 503), ctx_responses=answers({200: CONVITES}))
+async def my_invitations(request: Request) -> HTTPResponse:
+    emails = await _verified(request)
+    try:
+        rows = await service.for_person(db.connection(), emails)
+    except Exception as failure:  # noqa: BLE001 - the store did not answer: the contract's 503
+        log.warning("invitations unavailable: %r", failure)
+        raise InvitationsUnavailable(retry_after=5) from None
+    return reply(request, {"Convites": [convite_json(row) for row in rows]})
+
+
+@bp.post("/api/me/convites/<invitation_id:id>/aceitar", ctx_auth="session", ctx_errors=(409, 410, 429, 502, 503),
+         ctx_responses=answers({200: CONVITE}))
+async def accept_mine(request: Request, invitation_id: str) -> HTTPResponse:
+    await _count_decision(request)
+    row = await service.mine(db.connection(), await _verified(request), invitation_id)
+    row = await _accept(request, row)
+    return reply(request, {"Convite": convite_json(row)})
+
+
+@bp.post("/api/me/convites/<invitation_id:id>/recusar", ctx_auth="session", ctx_errors=(409, 410, 429, 503),
+         ctx_responses=answers({204: NO_CONTENT}))
+async def decline_mine(request: Request, invitation_id: str) -> HTTPResponse:
+    await _count_decision(request)
+    row = await service.mine(db.connection(), await _verified(request), invitation_id)
+    async with db.transaction() as conn:
+        await service.decline(conn, row, gate.principal(request).user_id)
+    return no_content()
+
+
+@bp.get("/api/me/convites/contagem", ctx_auth="session", ctx_responses=answers({200: CONTAGEM}))
+async def count_mine(request: Request) -> HTTPResponse:
+    try:
+        count = await service.pending_count(db.connection(), await _verified(request))
+    except Exception as failure:  # noqa: BLE001 - any failure is a null count (contract)
+        log.warning("invitation count unavailable: %r", failure)
+        count = None
+    return reply(request, {"pendentes": count})

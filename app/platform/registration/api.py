@@ -1,0 +1,139 @@
+"""Sign-up and the access requests it files.
+
+``POST /api/auth/register`` (public): the sign-up saga of service.py, answered as the contract's
+"Registration result" ``{UserId, UserEmail, Tenant, Reason, AccessRequestId}``: 201 with a new
+account; 202 without one (``Reason``); 400 ``InviteInvalid`` / ``InviteEmailMismatch`` with no
+user made; 409 when the address has an account; 503 when the platform's step failed (the user was
+withdrawn again).
+
+An account's admins decide the access requests of sign-ups from its claimed domains:
+``GET /api/tenants/{id}/access-requests`` (pending ones), ``POST .../{requestId}/approve``
+(``{Role?}``, default ``member``: the person becomes a member) and ``POST .../{requestId}/deny``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import parse_body
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, answers, reply_of, shape
+from app.http.paging import KeysetPage
+from app.http.responses import iso, reply
+from app.http.services import services
+from app.platform import db
+from app.platform.invitation import service as invitations
+from app.platform.member import grants
+from app.platform.registration import service
+from app.platform.registration.schemas import ApprovalBody, RegisterBody
+from app.platform.session import gate
+from app.platform.tenant.views import TENANT_SHAPE, tenant_json
+from models.platform.member import Role
+from models.platform.registration import AccessRequest
+from models.platform.tenant import Tenant
+
+bp = Blueprint("platform_dashboard_registration")
+log = logging.getLogger("herald.dashboard")
+
+RESULT = reply_of(UserId=STRING, UserEmail=STRING, Tenant={"oneOf": [TENANT_SHAPE, {"type": "null"}]},
+                  Reason=NULLABLE_STRING, AccessRequestId=NULLABLE_STRING)
+
+
+def _result(request: Request, outcome: service.Outcome) -> HTTPResponse:
+    tenant = tenant_json(outcome.tenant) if outcome.tenant is not None else None
+    return reply(request, {"UserId": outcome.user_id, "UserEmail": outcome.email, "Tenant": tenant,
+                           "Reason": outcome.reason, "AccessRequestId": outcome.access_request_id},
+                 status=201 if outcome.created_account else 202)
+
+
+@bp.post("/api/auth/register", ctx_public=True, ctx_body=RegisterBody, ctx_errors=(409, 413, 422, 429, 502, 503),
+         ctx_responses=answers({201: RESULT, 202: RESULT}))
+async def register(request: Request) -> HTTPResponse:
+    body = parse_body(request, RegisterBody)
+    email = body.email.strip()
+    invitation = None
+    if body.convite_token:
+        invitation = invitations.check_for_registration(
+            await invitations.by_token(db.connection(), body.convite_token), email)
+    elif not (body.tenant_name or "").strip():
+        raise errors.ValidationError("'TenantName' is required without 'ConviteToken'.",
+                                     details={"TenantName": "required without ConviteToken"})
+    identity = services(request.app).client("identity")
+    user_id = await service.create_user(identity, gate.caller(request), email, body.password, body.name)
+    outcome = service.Outcome(user_id=user_id, email=email)
+    try:
+        async with db.transaction() as conn:
+            await service.platform_step(conn, outcome, body.tenant_name, invitation)
+            if invitation is not None:
+                await grants.grant(identity, outcome.tenant.public_id, user_id, Role(invitation.role))
+    except Exception as failure:
+        log.error("sign-up of %s failed on the platform (%r); withdrawing the user", user_id, failure)
+        await service.withdraw_user(identity, user_id)
+        if isinstance(failure, errors.HttpError) and failure.status < 500:
+            raise
+        raise errors.ServiceUnavailable("The sign-up could not be completed; nothing was kept. Try again shortly.",
+                                        retry_after=5) from None
+    if invitation is not None:
+        await grants.sync_after(identity, db.connection(), outcome.tenant.id)
+    if outcome.created_account:
+        try:
+            await grants.provision(identity, outcome.tenant.public_id, user_id)
+        except errors.HttpError as failure:
+            log.error("sign-up of %s: the account's identity grants failed (%s); the account is removed", user_id,
+                      failure.code)
+            async with db.transaction() as conn:
+                await Tenant.filter(id=outcome.tenant.id).using_db(conn).delete()
+            outcome.tenant, outcome.created_account = None, False
+            outcome.reason = service.Reason.PROVISIONING_FAILED
+    if outcome.tenant is not None:
+        outcome.tenant = await Tenant.filter(id=outcome.tenant.id).select_related("parent").first()
+    return _result(request, outcome)
+
+
+REQUEST_SHAPE = shape(Id=STRING, UserId=STRING, Email=STRING,
+                      Status={"type": "string", "enum": ["pending", "approved", "denied"]}, CreatedAt=TIMESTAMP)
+REQUESTS = reply_of(AccessRequests={"type": "array", "items": REQUEST_SHAPE}, NextCursor=NULLABLE_STRING,
+                    HasMore={"type": "boolean"})
+REQUEST = reply_of(AccessRequest=REQUEST_SHAPE)
+
+
+def request_json(row: AccessRequest) -> dict:
+    return {"Id": row.public_id, "UserId": row.user_id, "Email": row.email, "Status": row.status,
+            "CreatedAt": iso(row.created_at)}
+
+
+@bp.get("/api/tenants/<tenant_id:id>/access-requests", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
+        ctx_query=("cursor", "limit"), ctx_errors=(400, 403), ctx_responses=answers({200: REQUESTS}))
+async def list_requests(request: Request, tenant_id: str) -> HTTPResponse:
+    access = gate.tenant(request)
+    conn = db.connection()
+    page = await KeysetPage.of(request, default_limit=50, max_limit=100).fetch(
+        conn, service.pending_requests(conn, access.tenant_pk), audience=f"access-requests:{access.tenant_id}")
+    return reply(request, {"AccessRequests": [request_json(row) for row in page.items],
+                           "NextCursor": page.next_cursor, "HasMore": page.has_more})
+
+
+@bp.post("/api/tenants/<tenant_id:id>/access-requests/<request_id:id>/approve", ctx_auth="session",
+         ctx_tenant="path", ctx_role="admin", ctx_optional_body=ApprovalBody, ctx_errors=(403, 409, 502),
+         ctx_responses=answers({200: REQUEST}))
+async def approve_request(request: Request, tenant_id: str, request_id: str) -> HTTPResponse:
+    body = parse_body(request, ApprovalBody) if request.body else ApprovalBody()
+    access = gate.tenant(request)
+    role = Role(body.role)
+    access.require(Role.OWNER if role is Role.OWNER else Role.ADMIN)
+    identity = services(request.app).client("identity")
+    async with db.transaction() as conn:
+        row = await service.decide_request(conn, access.tenant_pk, request_id, True, role)
+        await grants.grant(identity, access.tenant_id, row.user_id, role)
+    await grants.sync_after(identity, db.connection(), access.tenant_pk)
+    return reply(request, {"AccessRequest": request_json(row)})
+
+
+@bp.post("/api/tenants/<tenant_id:id>/access-requests/<request_id:id>/deny", ctx_auth="session",
+         ctx_tenant="path", ctx_role="admin", ctx_errors=(403, 409), ctx_responses=answers({200: REQUEST}))
+async def deny_request(request: Request, tenant_id: str, request_id: str) -> HTTPResponse:
+    async with db.transaction() as conn:
+        row = await service.decide_request(conn, gate.tenant(request).tenant_pk, request_id, False)
+    return reply(request, {"AccessRequest": request_json(row)})

@@ -1,0 +1,95 @@
+"""An account's request logs on the dashboard (contract C2), for its owners and admins.
+
+    GET /api/tenants/{id}/logs            the /v1/logs listing (same filters, paging and records)
+    GET /api/tenants/{id}/logs/{logId}    one record, redacted as stored
+    GET /api/tenants/{id}/logs/series     counts per bucket (``bucket`` minute|hour|day) and status class
+    GET /api/tenants/{id}/logs/resumo     totals, error rate, p50/p95 duration, top error codes
+
+The same store and rules as /v1/logs (app/platform/request_log/service.py), read for the account
+the gate proved and for one mode (``mode``, default ``live``). Bodies are snake_case like every
+request-log answer; errors use the platform's envelope, as on every /api route.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http.openapi import answers
+from app.http.responses import iso, reply
+from app.platform import db
+from app.platform.request_log import schemas, service, views
+from app.platform.request_log.service import LogScope
+from app.platform.session import gate
+
+bp = Blueprint("platform_dashboard_request_log")
+
+LIST_QUERY = tuple(name for name in schemas.FILTERS if name != "tenant_id")
+WINDOW_QUERY = ("since", "until", "mode")
+NUMBER = {"type": ["number", "null"]}
+SERIES = {"type": "object", "required": ["object", "bucket", "data"], "properties": {
+    "object": {"type": "string"}, "bucket": {"type": "string"},
+    "data": {"type": "array", "items": {"type": "object", "required": ["start", "counts"]}}}}
+RESUMO = {"type": "object", "required": ["object", "total", "errors", "error_rate", "p50_ms", "p95_ms", "top_errors"],
+          "properties": {"object": {"type": "string"}, "total": {"type": "integer"}, "errors": {"type": "integer"},
+                         "error_rate": {"type": "number"}, "p50_ms": NUMBER, "p95_ms": NUMBER,
+                         "top_errors": {"type": "array", "items": {"type": "object"}}}}
+
+
+def _scope(request: Request) -> LogScope:
+    access = gate.tenant(request)
+    mode = request.args.get("mode") or "live"
+    if mode not in schemas.MODES:
+        raise schemas.invalid("mode", "must be live or test")
+    return LogScope(access.tenant_pk, access.tenant_id, mode)
+
+
+@bp.get("/api/tenants/<tenant_id:id>/logs", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
+        ctx_query=LIST_QUERY, ctx_errors=(400, 403))
+async def list_logs(request: Request, tenant_id: str) -> HTTPResponse:
+    scope = _scope(request)
+    secret_key = request.app.ctx.settings.require_secret_key()
+    since, until = schemas.window(request, datetime.now(timezone.utc))
+    cursor = schemas.cursor(request)
+    position = service.open_position(scope, cursor, secret_key) if cursor is not None else None
+    page = await service.list_logs(db.connection(), scope, schemas.filters(request), since=since, until=until,
+                                   limit=schemas.limit(request), position=position, secret_key=secret_key)
+    return reply(request, views.listing(page))
+
+
+@bp.get("/api/tenants/<tenant_id:id>/logs/series", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
+        ctx_query=WINDOW_QUERY + ("bucket",), ctx_errors=(400, 403), ctx_responses=answers({200: SERIES}))
+async def log_series(request: Request, tenant_id: str) -> HTTPResponse:
+    scope = _scope(request)
+    bucket = request.args.get("bucket") or "hour"
+    if bucket not in service.BUCKETS:
+        raise schemas.invalid("bucket", "must be minute, hour or day")
+    since, until = schemas.window(request, datetime.now(timezone.utc))
+    rows = await service.series(db.connection(), scope, since=since, until=until, bucket=bucket)
+    buckets: dict = {}
+    for row in rows:
+        counts = buckets.setdefault(row["bucket"], {"2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0})
+        counts[f"{row['class']}xx"] = counts.get(f"{row['class']}xx", 0) + row["count"]
+    return reply(request, {"object": "series", "bucket": bucket,
+                           "data": [{"start": iso(start), "counts": counts} for start, counts in buckets.items()]})
+
+
+@bp.get("/api/tenants/<tenant_id:id>/logs/resumo", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
+        ctx_query=WINDOW_QUERY, ctx_errors=(400, 403), ctx_responses=answers({200: RESUMO}))
+async def log_summary(request: Request, tenant_id: str) -> HTTPResponse:
+    scope = _scope(request)
+    since, until = schemas.window(request, datetime.now(timezone.utc))
+    found = await service.summary(db.connection(), scope, since=since, until=until)
+    total, failed = found["total"], found["errors"]
+    return reply(request, {"object": "summary", "total": total, "errors": failed,
+                           "error_rate": round(failed / total, 4) if total else 0.0,
+                           "p50_ms": found["p50"], "p95_ms": found["p95"],
+                           "top_errors": [{"error_code": row["error_code"], "count": row["count"]}
+                                          for row in found["top"]]})
+
+
+@bp.get("/api/tenants/<tenant_id:id>/logs/<log_id:str>", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
+        ctx_query=("mode",), ctx_errors=(400, 403))
+async def get_log(request: Request, tenant_id: str, log_id: str) -> HTTPResponse:
+    return reply(request, views.detail(await service.log_record(db.connection(), _scope(request), log_id)))

@@ -1,0 +1,30 @@
+"""Support sessions: an operator reading an account as one of its users (read-only; issue 16
+opens them). The account's members see the trail at GET /api/tenants/{id}/impersonations."""
+
+from __future__ import annotations
+
+from tortoise import fields
+from tortoise.models import Model
+
+from models.platform.ids import public_id
+
+
+def new_support_session_id() -> str:
+    return public_id("sup")
+
+
+class SupportSession(Model):
+    id = fields.BigIntField(primary_key=True)
+    public_id = fields.CharField(max_length=40, unique=True, default=new_support_session_id)
+    tenant = fields.ForeignKeyField("platform.Tenant", related_name="support_sessions", on_delete=fields.CASCADE)
+    operator_id = fields.CharField(max_length=40)  # the staff user (usr_...)
+    operator_email = fields.CharField(max_length=320)
+    reason = fields.CharField(max_length=500)
+    started_at = fields.DatetimeField(auto_now_add=True)
+    expires_at = fields.DatetimeField()
+    ended_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "support_sessions"
+        app = "platform"
+        indexes = (("tenant_id", "started_at"),)
