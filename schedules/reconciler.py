@@ -25,6 +25,7 @@ from herald.actors import Actor
 from models.outbox import insert_sql
 from models.platform.events import fanout_sql, message_data_sql
 from models.platform.message import Channel, purge_content_sql
+from models.platform.report import rollup_sql
 from schedules.jobs import job
 
 log = logging.getLogger("herald.reconciler")
@@ -33,7 +34,7 @@ LIMIT = 1000
 MAX_HANDBACK_ATTEMPTS = 10
 
 _COLUMNS = "m.id, m.public_id, m.tenant_id, m.mode, m.channel, m.status, m.recipient, m.sender, m.subject, m.tags, " \
-           "m.failure_reason, m.attempts"
+           "m.failure_reason, m.attempts, m.template"
 
 # One job per message handed back, for its channel's delivery actor (one INSERT per channel).
 _JOBS = "".join(f", jobs_{channel.value} AS ({insert_sql(Actor.deliver(channel.value), 'moved')} "
@@ -68,7 +69,7 @@ WITH stuck AS (
 ), wh_source AS (
   SELECT g.tenant_id, g.mode, g.channel || '.failed' AS type, g.id AS message_id,
          {message_data_sql("g", ", 'Reason', g.failure_reason")} AS data FROM given_up g
-){fanout_sql("wh_source")}
+){fanout_sql("wh_source")}{rollup_sql("given_up")}
 {_JOBS}
 SELECT (SELECT count(*) FROM moved) AS requeued, (SELECT count(*) FROM given_up) AS failed
 """

@@ -177,22 +177,6 @@ class Suppression(Model):
         unique_together = (("tenant", "channel", "address"),)
 
 
-class WhatsappTemplate(Model):
-    id = fields.BigIntField(primary_key=True)
-    tenant = fields.ForeignKeyField("platform.Tenant", related_name="whatsapp_templates", on_delete=fields.CASCADE)
-    slug = fields.CharField(max_length=100)
-    language = fields.CharField(max_length=10, default="en")
-    # approved | pending | rejected: only approved templates can be sent
-    status = fields.CharField(max_length=10, default="pending")
-    body = fields.TextField()
-    created_at = fields.DatetimeField(auto_now_add=True)
-
-    class Meta:
-        table = "whatsapp_templates"
-        app = "platform"
-        unique_together = (("tenant", "slug"),)
-
-
 async def sender_domain_verified(tenant_pk: int, mode: str, address: str) -> bool:
     """Whether ``address`` (lower case) may be the Source of a message of this tenant and key mode."""
     domain = address.rpartition("@")[2]

@@ -16,6 +16,7 @@ from tortoise.models import Model
 
 from models.platform.events import fanout_sql, message_data_sql
 from models.platform.ids import public_id
+from models.platform.report import rollup_sql
 
 
 class Channel(StrEnum):
@@ -70,6 +71,8 @@ class Message(Model):
     content: dict = fields.JSONField()
     tags: dict = fields.JSONField(null=True)
     idempotency_key = fields.CharField(max_length=140, null=True)
+    # The slug of the template the content was rendered from (reports count by it), or None.
+    template = fields.CharField(max_length=100, null=True)
     provider = fields.CharField(max_length=64, null=True)
     provider_message_id = fields.CharField(max_length=255, null=True)
     attempts = fields.SmallIntField(default=0)
@@ -116,7 +119,8 @@ SELECT c.*, t.public_id AS tenant_public_id, t.effective_quota FROM c JOIN tenan
 """
 
 # The webhook events of a transition (models/platform/events.py) are written by the same statement.
-_MESSAGE_COLUMNS = "id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, failure_reason"
+_MESSAGE_COLUMNS = ("id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, failure_reason, "
+                    "template")
 
 def purge_content_sql(alias: str) -> str:
     """The SET clause, for a move to a final state, that drops the content of a tenant with
@@ -136,7 +140,7 @@ WITH u AS (
 ), wh_source AS (
   SELECT u.tenant_id, u.mode, u.channel || '.' || u.status AS type, u.id AS message_id,
          {message_data_sql("u", ", 'Reason', u.failure_reason")} AS data FROM u
-){fanout_sql("wh_source")}
+){fanout_sql("wh_source")}{rollup_sql("u")}
 SELECT id FROM ev
 """
 

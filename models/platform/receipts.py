@@ -14,11 +14,16 @@ import json
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from models.platform.events import emit
+from models.platform.report import rollup_sql
 
 
-_MOVE = """
-UPDATE messages SET status = $3, failure_reason = COALESCE($4, failure_reason), updated_at = now()
-WHERE id = $1 AND status = $2 RETURNING id
+# The move and its report counter (models/platform/report.py) in one statement.
+_MOVE = f"""
+WITH u AS (
+  UPDATE messages SET status = $3, failure_reason = COALESCE($4, failure_reason), updated_at = now()
+  WHERE id = $1 AND status = $2 RETURNING id, tenant_id, mode, channel, status, template
+){rollup_sql("u")}
+SELECT id FROM u
 """
 
 

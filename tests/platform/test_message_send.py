@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from models.platform.domain import WhatsappTemplate
+from models.platform.template import Template
 from models.platform.message import Message
 from models.platform.tenant import Tenant
 from tests.fixtures.platform import email, verify_domain, wait_status
@@ -163,7 +163,7 @@ async def test_batch_size_is_1_to_500(platform, sender, size, status):
 
 async def test_sms_push_and_whatsapp_reach_their_sinks(platform, sender, pipeline):
     tenant = await Tenant.get(public_id=sender.tenant_id)
-    await WhatsappTemplate.create(tenant=tenant, slug="otp", status="approved", body="Your code is {{1}}")
+    await Template.create(tenant=tenant, slug="otp", channel="whatsapp", status="approved", text="Your code is {{1}}")
     sends = [
         ("/v1/sms/send", {"To": ["+14155550123", "+14155550124"], "Body": "hello"}, "sms", 2),
         ("/v1/push/send", {"Notification": {"Title": "Hi", "Body": "There"}, "DeviceTokens": ["d1"],
@@ -208,7 +208,7 @@ async def test_channel_validation(platform, sender, path, body, field):
 
 async def test_unknown_or_unapproved_templates_are_422(platform, sender):
     tenant = await Tenant.get(public_id=sender.tenant_id)
-    await WhatsappTemplate.create(tenant=tenant, slug="promo", status="pending", body="Sale!")
+    await Template.create(tenant=tenant, slug="promo", channel="whatsapp", status="pending", text="Sale!")
     for slug in ["promo", "missing"]:
         response = await platform.post("/v1/whatsapp/send", json={"To": ["+14155550123"], "Template": slug},
                                        headers=sender.headers)

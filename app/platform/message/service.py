@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -31,14 +30,19 @@ from tortoise.expressions import Q
 from app.http import errors
 from app.http.paging import OffsetPage, Page
 from app.platform.api_key.principal import Principal
+from app.platform.blocklist import service as blocklist
 from herald.actors import Actor
 from models.outbox import insert_sql
-from models.platform.domain import UNREACHABLE_RECHECK_SECONDS, SenderState, WhatsappTemplate, sender_domain_state
+from app.platform.template import service as templates
+from models.platform.domain import UNREACHABLE_RECHECK_SECONDS, SenderState, sender_domain_state
 from models.platform.events import fanout_sql, message_data_sql
 from models.platform.idempotency import WINDOW_HOURS
 from models.platform.message import Message, MessageEvent, MessageStatus, new_message_id
+from models.platform.report import rollup_sql
 from models.platform.usage import period_of, totals, upsert_sql
 
+# Milliseconds from now to a scheduled message's time (0 for a message to send at once).
+SCHEDULE_DELAY_SQL = ("COALESCE(GREATEST(0, ceil(extract(epoch FROM (next_attempt_at - now())) * 1000))::int, 0)")
 COUNTER_OF = {"email": "emails_sent", "sms": "sms_sent", "push": "push_sent", "whatsapp": "whatsapp_sent"}
 STATUSES = [status.value for status in MessageStatus]
 
@@ -51,6 +55,8 @@ class Draft:
     subject: str | None
     content: dict[str, Any]
     tags: dict[str, str] | None
+    template: str | None = None  # the slug the content was rendered from (reports count by it)
+    not_before: datetime | None = None  # a scheduled send: delivered from this time on
 
 
 @dataclass
@@ -108,20 +114,8 @@ async def check_sender(conn: BaseDBAsyncClient, principal: Principal, address: s
 async def template_content(conn: BaseDBAsyncClient, principal: Principal, slug: str,
                            variables: dict[str, str]) -> dict[str, Any]:
     """The content of a WhatsApp message from an approved template of the account."""
-    template = await WhatsappTemplate.get_or_none(tenant_id=principal.tenant_pk, slug=slug, using_db=conn)
-    if template is None or template.status != "approved":
-        state = "unknown" if template is None else template.status
-        raise errors.Unprocessable(f"Template {slug!r} is not an approved template of this account ({state}).",
-                                   details={"Template": f"not approved ({state})"})
-    rendered = template.body
-    placeholders = sorted(set(re.findall(r"\{\{(\w+)\}\}", template.body)))
-    missing = [name for name in placeholders if name not in variables]
-    if missing:
-        raise errors.Unprocessable(f"Template {slug!r} needs the variables {', '.join(missing)}.",
-                                   details={f"Variables.{name}": "required" for name in missing})
-    for name in placeholders:
-        rendered = rendered.replace("{{" + name + "}}", variables[name])
-    return {"Template": slug, "Language": template.language, "Variables": variables, "Body": rendered}
+    found = await templates.rendered(conn, principal.tenant_pk, slug, "whatsapp", variables)
+    return {"Template": slug, "Language": found.template.language, "Variables": variables, "Body": found.text}
 
 
 # --- accepting -------------------------------------------------------------------------------------
@@ -165,8 +159,8 @@ async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, pe
                  operation: str) -> None:
     """Messages, their outbox rows, the usage counters and the claimed idempotency records: one
     statement, so one round trip (and atomic by itself when no transaction surrounds it)."""
-    columns: dict[str, list] = {name: [] for name in
-                                ("public_id", "recipient", "role", "sender", "subject", "content", "tags", "key")}
+    columns: dict[str, list] = {name: [] for name in ("public_id", "recipient", "role", "sender", "subject", "content",
+                                                      "tags", "key", "template", "not_before")}
     for message_id, draft, key in rows:
         columns["public_id"].append(message_id)
         columns["recipient"].append(draft.recipient)
@@ -176,18 +170,23 @@ async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, pe
         columns["content"].append(json_text(draft.content))
         columns["tags"].append(json_text(draft.tags) if draft.tags is not None else None)
         columns["key"].append(key)
+        columns["template"].append(draft.template)
+        columns["not_before"].append(draft.not_before)
     params = [principal.tenant_pk, channel, principal.mode, principal.key_pk, *columns.values(), period]
     usage_sql, usage_params = upsert_sql({COUNTER_OF[channel]: len(rows)}, tenant="$1", period=f"${len(params)}",
                                          first=len(params) + 1)
     params += usage_params
     sql = (
         "WITH m AS (INSERT INTO messages (public_id, tenant_id, channel, status, mode, api_key_id, recipient, "
-        "recipient_role, sender, subject, content, tags, idempotency_key, attempts, created_at, updated_at) "
-        "SELECT p, $1, $2, 'queued', $3, $4, r, ro, s, su, c::jsonb, t::jsonb, k, 0, now(), now() "
+        "recipient_role, sender, subject, content, tags, idempotency_key, template, next_attempt_at, attempts, "
+        "created_at, updated_at) "
+        "SELECT p, $1, $2, 'queued', $3, $4, r, ro, s, su, c::jsonb, t::jsonb, k, tp, nb, 0, now(), now() "
         "FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], "
-        "$12::text[]) AS x(p, r, ro, s, su, c, t, k) "
-        "RETURNING id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags), "
-        f"o AS ({insert_sql(Actor.deliver(channel), 'm')}), "
+        "$12::text[], $13::text[], $14::timestamptz[]) AS x(p, r, ro, s, su, c, t, k, tp, nb) "
+        "RETURNING id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, template, "
+        "next_attempt_at), "
+        # A scheduled message's job waits in the broker until its time (the claim also refuses it before).
+        f"o AS ({insert_sql(Actor.deliver(channel), 'm', delay_ms=SCHEDULE_DELAY_SQL)}), "
         f"u AS ({usage_sql}), "
         # <channel>.queued webhook events: the one-time EXISTS keeps a tenant without such an endpoint
         # at a single index probe (models/platform/events.py).
@@ -196,6 +195,7 @@ async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, pe
         "WHERE e.tenant_id = $1 AND e.mode = $3 AND e.enabled AND (e.event_types ? '*' OR e.event_types ? ($2 || "
         "'.queued'))))"
         + fanout_sql("wh_source")
+        + rollup_sql("m")
     )
     if claimed:
         first = len(params) + 1
@@ -216,7 +216,12 @@ async def accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, op
     new_rows: list[tuple[str, Draft, str | None]] = []
     claimed: list[tuple[str, list[str]]] = []
     keys_seen: set[str] = set()
+    # The platform blocklist (docs/operator.md): a blocked recipient refuses its item, SuppressedAddress.
+    hits = await blocklist.blocked(conn, [draft.recipient for item in items for draft in item.drafts])
     for item, outcome in zip(items, outcomes):
+        if hits and (refused := blocklist.refusal([draft.recipient for draft in item.drafts], hits)):
+            outcome.error = refused
+            continue
         if item.idempotency_key is not None:
             if item.idempotency_key in keys_seen:
                 # Its record is this request's own, not yet holding ids: neither a replay nor a new send.
@@ -277,3 +282,90 @@ async def email_with_timeline(conn: BaseDBAsyncClient, principal: Principal,
         raise errors.NotFound("No e-mail message with this id.")
     events = await MessageEvent.filter(message_id=message.id).using_db(conn).order_by("id")
     return message, events
+
+
+# --- the dashboard: every channel of the account, and its composer -----------------------------------
+
+CHANNELS = ("email", "sms", "push", "whatsapp")
+MODES = ("live", "test")
+_LIST_COLUMNS = ("id, public_id, tenant_id, channel, status, mode, api_key_id, recipient, recipient_role, sender, "
+                 "subject, content, tags, idempotency_key, template, provider, provider_message_id, attempts, "
+                 "lease_until, next_attempt_at, failure_reason, created_at, updated_at")
+
+
+def like_pattern(term: str) -> str:
+    """``%term%`` with ``\\``, ``%`` and ``_`` escaped: they match themselves."""
+    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def check_filters(channel: str | None, status: str | None) -> None:
+    if channel is not None and channel not in CHANNELS:
+        raise errors.Unprocessable(f"channel must be one of {', '.join(CHANNELS)}.",
+                                   details={"channel": f"one of {', '.join(CHANNELS)}"})
+    if status is not None and status not in STATUSES:
+        raise errors.Unprocessable(f"status must be one of {', '.join(STATUSES)}.",
+                                   details={"status": f"one of {', '.join(STATUSES)}"})
+
+
+async def message_pk_of(conn: BaseDBAsyncClient, tenant_pk: int, message_id: str) -> int | None:
+    rows = await conn.execute_query_dict("SELECT id FROM messages WHERE public_id = $1 AND tenant_id = $2",
+                                         [message_id, tenant_pk])
+    return rows[0]["id"] if rows else None
+
+
+async def list_messages(conn: BaseDBAsyncClient, tenant_pk: int, *, limit: int, before_pk: int | None,
+                        channel: str | None, status: str | None, search: str | None) -> tuple[list[Message], bool]:
+    """The account's messages of every channel and both modes, newest first, after ``before_pk``.
+
+    One branch per (mode, channel), each an index range newest first on ``messages (tenant_id,
+    mode, channel, id)`` (or ``(tenant_id, mode, channel, status, id)`` with ``status``) that stops
+    after ``limit + 1`` rows, merged by id: the first page reads at most 8 x (limit + 1) index
+    entries whatever the account's size, with no index of its own to maintain on every send. ``q``
+    filters on the expressions the trigram indexes cover (migration 0008)."""
+    check_filters(channel, status)
+    params: list[Any] = [tenant_pk, limit + 1]
+    where = ["tenant_id = $1"]
+    if status is not None:
+        params.append(status)
+        where.append(f"status = ${len(params)}")
+    if before_pk is not None:
+        params.append(before_pk)
+        where.append(f"id < ${len(params)}")
+    if search:
+        params.append(like_pattern(search))
+        where.append(f"(UPPER(CAST(recipient AS VARCHAR)) LIKE UPPER(${len(params)}) ESCAPE '\\' "
+                     f"OR UPPER(CAST(subject AS VARCHAR)) LIKE UPPER(${len(params)}) ESCAPE '\\')")
+    condition = " AND ".join(where)
+    branches = [f"(SELECT {_LIST_COLUMNS} FROM messages WHERE {condition} AND mode = '{mode}' "
+                f"AND channel = '{name}' ORDER BY id DESC LIMIT $2)"
+                for mode in MODES for name in ((channel,) if channel else CHANNELS)]
+    rows = await conn.execute_query_dict(
+        f"SELECT * FROM ({' UNION ALL '.join(branches)}) AS page ORDER BY id DESC LIMIT $2", params)
+    messages = [Message._init_from_db(**row) for row in rows]
+    return messages[:limit], len(messages) > limit
+
+
+async def message_with_timeline(conn: BaseDBAsyncClient, tenant_pk: int,
+                                message_id: str) -> tuple[Message, list[MessageEvent]]:
+    """Any message of the account (any channel, either mode); another account's is the same 404."""
+    message = await Message.get_or_none(public_id=message_id, tenant_id=tenant_pk, using_db=conn)
+    if message is None:
+        raise errors.NotFound("No message with this id.")
+    events = await MessageEvent.filter(message_id=message.id).using_db(conn).order_by("id")
+    return message, events
+
+
+async def account_principal(conn: BaseDBAsyncClient, tenant_pk: int) -> Principal:
+    """The account as the accept path sees a caller: the dashboard sends in live mode, with no key."""
+    rows = await conn.execute_query_dict(
+        "SELECT id, public_id, name, status, plan, effective_quota FROM tenants WHERE id = $1", [tenant_pk])
+    if not rows:
+        raise errors.NotFound("No such tenant.")
+    tenant = rows[0]
+    principal = Principal(key_pk=None, key_id="", key_name="dashboard", scopes=(), mode="live", publishable=False,
+                          revoked=False, tenant_pk=tenant["id"], tenant_id=tenant["public_id"],
+                          tenant_name=tenant["name"], tenant_status=tenant["status"] or "",
+                          plan=tenant["plan"] or "", effective_quota=tenant["effective_quota"])
+    if not principal.tenant_active:
+        raise errors.TenantSuspended()
+    return principal

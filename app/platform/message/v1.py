@@ -26,6 +26,7 @@ from app.platform.message import service, views
 from app.platform.message.schemas import (IDEMPOTENCY_KEY, EmailBatch, EmailSend, PushSend, SmsSend, WhatsappSend,
                                           sender_address)
 from app.platform.message.service import Draft, Item, Outcome, body_hash
+from app.platform.template import service as templates
 
 bp = Blueprint("v1_message", url_prefix="/v1")
 
@@ -64,9 +65,20 @@ async def send_one(request: Request, channel: str, item: Item, *, compare_bodies
     return reply(request, views.accepted(outcome), status=202)
 
 
-def _email_item(body: EmailSend, key: str | None, raw: dict[str, Any]) -> Item:
-    content = body.content()
-    drafts = [Draft(address, role, body.source, body.message.subject.data, content, body.tags)
+async def _email_item(principal: Principal, body: EmailSend, key: str | None, raw: dict[str, Any]) -> Item:
+    """The item of one e-mail send; a Template is rendered here (422 for a missing variable, or a
+    rendered subject that would add a header line)."""
+    if body.template is not None:
+        found = await templates.rendered(db.connection(), principal.tenant_pk, body.template, "email",
+                                                 body.variables or {})
+        subject = found.subject or ""
+        if any(character in subject for character in ("\r", "\n", "\0")):
+            raise errors.Unprocessable("The rendered Subject contains CR, LF or NUL.",
+                                       details={"Subject": "must not contain CR, LF or NUL once rendered"})
+        content = body.content(found.text, found.html)
+    else:
+        subject, content = body.message.subject.data, body.content()
+    drafts = [Draft(address, role, body.source, subject, content, body.tags, template=body.template)
               for address, role in body.recipients()]
     return Item(drafts, key, body_hash(raw, key))
 
@@ -82,7 +94,7 @@ async def send_email(request: Request) -> HTTPResponse:
     key = header_idempotency_key(request) or body.idempotency_key
     await service.check_sender(db.connection(), principal, sender_address(body.source))
     # E-mail replays the original answer without comparing bodies (contract rule 3).
-    return await send_one(request, "email", _email_item(body, key, raw), compare_bodies=False)
+    return await send_one(request, "email", await _email_item(principal, body, key, raw), compare_bodies=False)
 
 
 @bp.post("/emails/batch", ctx_scope="email:send", ctx_body=EmailBatch, ctx_responses=answers({202: views.BATCH}))
@@ -105,11 +117,12 @@ async def send_email_batch(request: Request) -> HTTPResponse:
                     checked[sender] = refusal
             if checked[sender] is not None:
                 raise checked[sender]
+            key = f"{header_key}:{index}" if header_key else body.idempotency_key
+            item = await _email_item(principal, body, key, raw)
         except errors.HttpError as error:
             results[index]["Error"] = views.item_error(error)
             continue
-        key = f"{header_key}:{index}" if header_key else body.idempotency_key
-        items.append((index, _email_item(body, key, raw)))
+        items.append((index, item))
     outcomes = await _accept(principal, "email", [item for _, item in items], compare_bodies=False)
     for (index, _), outcome in zip(items, outcomes):
         if outcome.error is not None:
@@ -125,7 +138,12 @@ async def send_email_batch(request: Request) -> HTTPResponse:
 async def send_sms(request: Request) -> HTTPResponse:
     raw, body = _body(request, SmsSend)
     key = header_idempotency_key(request) or body.idempotency_key
-    drafts = [Draft(number, "to", body.from_, None, {"Body": body.body}, body.tags) for number in _unique(body.to)]
+    text = body.body
+    if body.template is not None:
+        text = (await templates.rendered(db.connection(), principal_of(request).tenant_pk, body.template,
+                                                 "sms", body.variables or {})).text
+    drafts = [Draft(number, "to", body.from_, None, {"Body": text}, body.tags, template=body.template)
+              for number in _unique(body.to)]
     return await send_one(request, "sms", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
 
 
@@ -153,7 +171,8 @@ async def send_whatsapp(request: Request) -> HTTPResponse:
         content = await service.template_content(db.connection(), principal, body.template, body.variables or {})
     else:
         content = {"Body": body.body}
-    drafts = [Draft(number, "to", None, None, content, body.tags) for number in _unique(body.to)]
+    drafts = [Draft(number, "to", None, None, content, body.tags, template=body.template)
+              for number in _unique(body.to)]
     return await send_one(request, "whatsapp", Item(drafts, key, body_hash(raw, key)), compare_bodies=True)
 
 

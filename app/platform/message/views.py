@@ -84,3 +84,30 @@ EMAILS = reply_of(Messages={"type": "array", "items": shape(**_SUMMARY)}, NextCu
                   HasMore={"type": "boolean"})
 EMAIL = reply_of(Message=shape(**_SUMMARY, Channel=STRING, Body={"type": "object"}), Events={
     "type": "array", "items": shape(Type=STRING, At=TIMESTAMP, Detail={})})
+
+
+# --- the dashboard (/api/messages*) ---------------------------------------------------------------
+
+def dashboard_summary(message: Message) -> dict[str, Any]:
+    return {**summary(message), "Channel": message.channel, "Template": message.template}
+
+
+def dashboard_detail(message: Message) -> dict[str, Any]:
+    return {**detail(message), "Template": message.template, "Content": message.content or {},
+            "ScheduledAt": iso(message.next_attempt_at) if message.status == "queued" else None}
+
+
+def composed(outcome: Outcome, recipients: list[str]) -> dict[str, Any]:
+    """The composer's 202: one entry per message (a replay answers the original ids)."""
+    return {"Messages": [{"MessageId": message_id, "To": recipient, "Status": "queued"}
+                         for message_id, recipient in zip(outcome.message_ids, recipients)],
+            "ReusedIdempotency": outcome.reused}
+
+
+_DASHBOARD_SUMMARY = {**_SUMMARY, "Channel": STRING, "Template": NULLABLE_STRING}
+MESSAGES = reply_of(Messages={"type": "array", "items": shape(**_DASHBOARD_SUMMARY)},
+                    NextCursor=NULLABLE_STRING, HasMore={"type": "boolean"})
+MESSAGE = reply_of(Message=shape(**_DASHBOARD_SUMMARY, Body={"type": "object"}, Content={"type": "object"}),
+                   Events={"type": "array", "items": shape(Type=STRING, At=TIMESTAMP, Detail={})})
+COMPOSED = reply_of(Messages={"type": "array", "items": shape(MessageId=STRING, To=STRING, Status={"const": "queued"})},
+                    ReusedIdempotency={"type": "boolean"})

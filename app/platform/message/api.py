@@ -1,0 +1,90 @@
+"""The dashboard's messages (contract C3; docs/dashboard-messages.md).
+
+    GET  /api/messages            every channel of the account, newest first: channel, status, q, cursor, limit
+    GET  /api/messages/{id}       {Message, Events}; another account's id is the same 404 as a missing one
+    POST /api/messages/send       the composer: 202 {Messages, ReusedIdempotency}
+
+The account is the one the gate resolved (``X-Service-Tenant``, else the person's first). Paging
+is by keyset: ``NextCursor`` is an opaque cursor (signed, bound to the account), null on the last
+page. The composer runs the /v1 accept path (same rules, idempotency, outbox, quota) in live mode
+and needs the ``admin`` role.
+"""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import load_json, validate
+from app.http.cursors import open_cursor, sign_cursor
+from app.http.openapi import answers
+from app.http.query import int_param
+from app.http.responses import reply
+from app.platform import db
+from app.platform.message import compose, service, views
+from app.platform.message.schemas import ComposeSend
+from app.platform.message.service import Item, body_hash
+from app.platform.message.v1 import MAX_SEND_BYTES, header_idempotency_key
+from app.platform.session import gate
+
+bp = Blueprint("platform_dashboard_message", url_prefix="/api/messages")
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+
+
+def _audience(tenant_id: str) -> str:
+    return f"dashboard-messages:{tenant_id}"
+
+
+@bp.get("", ctx_auth="session", ctx_tenant="header", ctx_query=("channel", "status", "q", "cursor", "limit"),
+        ctx_errors=(400, 403), ctx_responses=answers({200: views.MESSAGES}))
+async def list_messages(request: Request) -> HTTPResponse:
+    access = gate.tenant(request)
+    limit = int_param(request, "limit", default=DEFAULT_LIMIT, low=1, high=MAX_LIMIT)
+    channel, status = request.args.get("channel") or None, request.args.get("status") or None
+    service.check_filters(channel, status)
+    secret = request.app.ctx.settings.require_secret_key()
+    conn = db.connection()
+    before = None
+    cursor = request.args.get("cursor")
+    if cursor:
+        anchor = open_cursor(cursor, secret_key=secret, audience=_audience(access.tenant_id))
+        before = await service.message_pk_of(conn, access.tenant_pk, str(anchor))
+        if before is None:
+            raise errors.InvalidCursor()
+    rows, more = await service.list_messages(conn, access.tenant_pk, limit=limit, before_pk=before, channel=channel,
+                                             status=status, search=request.args.get("q"))
+    next_cursor = sign_cursor(rows[-1].public_id, secret_key=secret,
+                              audience=_audience(access.tenant_id)) if more else None
+    return reply(request, {"Messages": [views.dashboard_summary(row) for row in rows], "NextCursor": next_cursor,
+                           "HasMore": more})
+
+
+@bp.get("/<message_id:id>", ctx_auth="session", ctx_tenant="header", ctx_errors=(403,),
+        ctx_responses=answers({200: views.MESSAGE}))
+async def get_message(request: Request, message_id: str) -> HTTPResponse:
+    message, events = await service.message_with_timeline(db.connection(), gate.tenant(request).tenant_pk, message_id)
+    return reply(request, {"Message": views.dashboard_detail(message), "Events": views.timeline(message, events)})
+
+
+# ctx_idempotency=False: the gate does not replay this route's answer; the accept path keeps the
+# Idempotency-Key itself, as /v1 does, so a replay says ReusedIdempotency: true.
+@bp.post("/send", ctx_auth="session", ctx_tenant="header", ctx_role="admin", ctx_body=ComposeSend,
+         ctx_errors=(403, 409, 413, 422, 429, 503), ctx_responses=answers({202: views.COMPOSED}),
+         ctx_idempotency=False)
+async def send(request: Request) -> HTTPResponse:
+    raw = load_json(request, max_bytes=MAX_SEND_BYTES)
+    body = validate(raw, ComposeSend)
+    key = header_idempotency_key(request) or body.idempotency_key
+    conn = db.connection()
+    principal = await service.account_principal(conn, gate.tenant(request).tenant_pk)
+    composed = await compose.compose(conn, principal, body)
+    item = Item(composed.drafts, key, body_hash(raw, key))
+    async with db.transaction() as tx:
+        [outcome] = await service.accept(tx, principal, composed.channel, f"{composed.channel}.compose", [item],
+                                         compare_bodies=True)
+    request.app.ctx.wakeup.poke()
+    if outcome.error is not None:
+        raise outcome.error
+    return reply(request, views.composed(outcome, [draft.recipient for draft in composed.drafts]), status=202)

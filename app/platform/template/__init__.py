@@ -1,0 +1,1 @@
+"""Message templates of an account (the dashboard's /api/templates) and rendering them for a send."""

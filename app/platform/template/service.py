@@ -1,0 +1,120 @@
+"""Templates: the upsert (by account and slug, at most MAX_TEMPLATES_PER_ACCOUNT per account),
+the listing, and turning a template and variables into the content of a send.
+
+What each channel needs (422 naming the part otherwise):
+
+==========  ===============================================================
+email       ``Subject`` and ``Text`` and/or ``Html``
+sms         ``Text`` (the body; at most 1600 characters once rendered)
+push        ``Subject`` (the title) and ``Text`` (the body)
+whatsapp    ``Text``, with the provider's ``{{1}}`` placeholders; starts ``pending``
+==========  ===============================================================
+
+A WhatsApp template is sendable only once the provider approved it; changing its text sends it
+back to ``pending``. Every query filters on the account: another account's slug is unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from app.http import errors
+from app.platform.errors import ResourceLimit
+from app.platform.template import render
+from models.platform.template import MAX_TEMPLATES_PER_ACCOUNT, Template, TemplateState, new_template_id
+
+if TYPE_CHECKING:  # the schema module imports Sanic (app.http.bodies); a service must not
+    from app.platform.template.schemas import TemplateUpsert
+
+SMS_MAX = 1600
+NEEDS = {"email": ("Subject",), "sms": ("Text",), "push": ("Subject", "Text"), "whatsapp": ("Text",)}
+PARTS = ("Subject", "Text", "Html")
+
+_UPSERT = """
+INSERT INTO templates (public_id, tenant_id, slug, channel, name, subject, text, html, language, status,
+                       created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now())
+ON CONFLICT (tenant_id, slug) DO UPDATE SET channel = EXCLUDED.channel, name = EXCLUDED.name,
+    subject = EXCLUDED.subject, text = EXCLUDED.text, html = EXCLUDED.html, language = EXCLUDED.language,
+    status = CASE WHEN EXCLUDED.channel <> 'whatsapp' THEN 'active'
+                  WHEN templates.channel = 'whatsapp' AND templates.text IS NOT DISTINCT FROM EXCLUDED.text
+                       AND templates.language = EXCLUDED.language THEN templates.status
+                  ELSE 'pending' END,
+    updated_at = now()
+RETURNING id
+"""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    template: Template
+    subject: str | None
+    text: str | None
+    html: str | None
+
+
+def parts_of(body: TemplateUpsert) -> dict[str, str | None]:
+    return {"Subject": body.subject, "Text": body.text, "Html": body.html}
+
+
+def _check_parts(body: TemplateUpsert) -> None:
+    parts = parts_of(body)
+    missing = [part for part in NEEDS[body.channel] if not parts[part]]
+    if body.channel == "email" and not (body.text or body.html):
+        missing.append("Text")
+    if missing:
+        raise errors.Unprocessable(f"A {body.channel} template needs {' and '.join(missing)}.",
+                                   details={part: "required" for part in missing})
+    if body.html and body.channel != "email":
+        raise errors.Unprocessable("Only e-mail templates have an Html part.", details={"Html": "e-mail only"})
+    if body.channel in ("sms", "whatsapp") and body.subject:
+        raise errors.Unprocessable(f"A {body.channel} template has no Subject.", details={"Subject": "not used"})
+
+
+async def upsert(conn: BaseDBAsyncClient, tenant_pk: int, body: TemplateUpsert) -> Template:
+    """Create or replace the account's template ``body.slug``; in the caller's transaction."""
+    _check_parts(body)
+    render.check(body.channel, parts_of(body))
+    # The account row is the lock that keeps two concurrent creations from passing the cap together.
+    await conn.execute_query("SELECT id FROM tenants WHERE id = $1 FOR UPDATE", [tenant_pk])
+    exists = await Template.filter(tenant_id=tenant_pk, slug=body.slug).using_db(conn).exists()
+    if not exists:
+        count = await Template.filter(tenant_id=tenant_pk).using_db(conn).count()
+        if count >= MAX_TEMPLATES_PER_ACCOUNT:
+            raise ResourceLimit("templates", MAX_TEMPLATES_PER_ACCOUNT)
+    status = TemplateState.PENDING if body.channel == "whatsapp" else TemplateState.ACTIVE
+    rows = await conn.execute_query_dict(_UPSERT, [
+        new_template_id(), tenant_pk, body.slug, body.channel, body.name or "", body.subject, body.text, body.html,
+        body.language or "en", status.value])
+    return await Template.get(id=rows[0]["id"], using_db=conn)
+
+
+async def list_templates(conn: BaseDBAsyncClient, tenant_pk: int, limit: int) -> list[Template]:
+    return await Template.filter(tenant_id=tenant_pk).using_db(conn).order_by("slug").limit(limit)
+
+
+def variables_of(template: Template) -> list[str]:
+    return render.check(template.channel, {"Subject": template.subject, "Text": template.text,
+                                           "Html": template.html})
+
+
+async def rendered(conn: BaseDBAsyncClient, tenant_pk: int, slug: str, channel: str,
+                   variables: dict[str, Any]) -> Rendered:
+    """The account's template ``slug`` for ``channel`` rendered with ``variables`` (422 when it is
+    unknown, of another channel, not approved, or a variable is missing)."""
+    template = await Template.get_or_none(tenant_id=tenant_pk, slug=slug, using_db=conn)
+    if template is None or template.channel != channel:
+        raise errors.Unprocessable(f"Template {slug!r} is not a {channel} template of this account.",
+                                   details={"Template": f"no {channel} template with this slug"})
+    if not template.sendable:
+        raise errors.Unprocessable(f"Template {slug!r} is not an approved template of this account "
+                                   f"({template.status}).", details={"Template": f"not approved ({template.status})"})
+    out = render.render(channel, {"Subject": template.subject, "Text": template.text, "Html": template.html},
+                        variables)
+    if channel == "sms" and out["Text"] is not None and len(out["Text"]) > SMS_MAX:
+        raise errors.Unprocessable(f"The rendered SMS is longer than {SMS_MAX} characters.",
+                                   details={"Text": f"renders to more than {SMS_MAX} characters"})
+    return Rendered(template, out["Subject"], out["Text"], out["Html"])
