@@ -70,3 +70,44 @@ async def identity_mail_key(settings: Settings) -> str:
     os.chmod(path, 0o600)
     path.write_text(plaintext + "\n")
     return plaintext
+
+
+OPERATOR_EMAIL = f"operator@{SANDBOX_DOMAIN}"
+
+
+async def first_operator(settings: Settings) -> list[str]:
+    """The first platform operator (docs/operator.md), while the staff allowlist is empty: an
+    identity user ``operator@<sandbox domain>`` with a generated password (its address counted as
+    verified: nobody else can own it), allowlisted by user id. Lines for the operator, the password
+    shown once; nothing once anyone is staff, or when that user exists already (then
+    `herald staff add` says who is)."""
+    import secrets
+    from datetime import datetime, timezone
+
+    from tortoise.transactions import in_transaction
+
+    from app.identity.password.service import hash_password
+    from app.platform.staff.service import CLI, add_staff
+    from models.identity.users import User
+    from models.platform.staff import StaffMember
+
+    await Tortoise.init(config=tortoise_config(settings, ["platform", "identity"], pool_max=2),
+                        _enable_global_fallback=True)
+    try:
+        if await StaffMember.all().exists() or await User.filter(email_key=OPERATOR_EMAIL).exists():
+            return []
+        password = secrets.token_urlsafe(18)
+        user = await User.create(public_id=f"usr_{secrets.token_hex(12)}", email=OPERATOR_EMAIL,
+                                 email_key=OPERATOR_EMAIL, name="Operator",
+                                 password_hash=await hash_password(password),
+                                 email_verified_at=datetime.now(timezone.utc))
+        async with in_transaction("platform") as conn:
+            await add_staff(conn, user.public_id, CLI)
+    finally:
+        await Tortoise.close_connections()
+    platform = settings.url_of("platform")
+    return [
+        f"First operator (platform staff; the password is shown once): {OPERATOR_EMAIL}  {password}",
+        f"  sign in: POST {platform}/api/auth/login {{\"email\", \"password\"}}, then GET {platform}/api/admin/me",
+        "  more staff: herald staff add <usr_... or e-mail>",
+    ]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from herald.cli import scheduler_argv, serve_argv, worker_argv
+from herald.cli import consume_argv, scheduler_argv, serve_argv, worker_argv
 from herald.embedded import EmbeddedError, EmbeddedPostgres, EmbeddedRedis
 from herald.errors import exit_on_config_error
 from herald.settings import ConfigError, Settings, load_settings
@@ -140,6 +140,7 @@ def _serve(supervisor: Supervisor, settings: Settings, env: dict[str, str], note
     supervisor.add(Child("worker", worker_argv(settings.worker_processes, settings.worker_threads),
                          {**env, **settings.worker_env()}, log=logs / "worker.log"))
     supervisor.add(Child("scheduler", scheduler_argv(), env, log=logs / "scheduler.log"))
+    supervisor.add(Child("consumer", consume_argv(), env, log=logs / "consumer.log"))  # runtime analytics
 
     ready = all(_wait_http(f"http://{settings.host}:{settings.ports[s.name]}/healthz", 60, supervisor)
                 for s in SYSTEMS)
@@ -152,12 +153,13 @@ def _serve(supervisor: Supervisor, settings: Settings, env: dict[str, str], note
 
 def _prepare_databases(settings: Settings) -> tuple[list[str], str | None]:
     """Notes for the operator, and the generated identity e-mail key (None when IDENTITY_MAIL_KEY is set)."""
-    from herald.bootstrap import first_start, identity_mail_key
+    from herald.bootstrap import first_operator, first_start, identity_mail_key
     from herald.database import migrate
 
     async def prepare() -> tuple[list[str], str | None]:
         await migrate(settings)
         notes = await first_start(settings)
+        notes += await first_operator(settings)
         return notes, (None if settings.identity_mail_key else await identity_mail_key(settings))
 
     return asyncio.run(prepare())

@@ -35,6 +35,7 @@ from herald.actors import Actor
 from herald.backoff import backoff
 from herald.settings import get_settings
 from models.platform.device import forget_device, platform_of
+from models.platform.blocklist import blocked
 from models.platform.domain import Suppression, sender_domain_verified, signing_key_for
 from models.platform.message import Channel, MessageStatus, claim, defer, finish
 from models.platform.provider_config import tenant_provider
@@ -80,6 +81,8 @@ async def why_not(message: dict) -> str | None:
     if await Suppression.filter(tenant_id=message["tenant_id"], channel=message["channel"],
                                 address=message["recipient"].lower()).exists():
         return "SuppressedAddress: the recipient is on the suppression list"
+    if await blocked(connections.get("platform"), [message["recipient"]]):  # docs/operator.md
+        return "SuppressedAddress: the recipient is on the platform blocklist"
     if message["effective_quota"] is not None:
         used = await totals(connections.get("platform"), message["tenant_id"], period_of())
         if sum(int(used[name]) for name in SEND_COUNTERS) > message["effective_quota"]:

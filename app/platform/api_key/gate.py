@@ -56,11 +56,14 @@ def install(app: Sanic) -> None:
     async def start(app: Sanic) -> None:
         app.ctx.rate_limiter = RateLimiter(app.ctx.redis)
         app.ctx.usage = usage
+        app.ctx.key_directory = directory
         app.add_task(usage.run(), name="usage-flush")
+        app.add_task(directory.listen(app.ctx.redis), name="key-cache-listener")
 
     @app.before_server_stop
     async def stop(app: Sanic) -> None:
         await app.cancel_task("usage-flush", raise_exception=False)
+        await app.cancel_task("key-cache-listener", raise_exception=False)
         await usage.flush()
 
     async def admit(request: Request, principal: Principal) -> None:

@@ -1,0 +1,17 @@
+"""Bodies of the blocklist routes (strict: an unknown field is 400 naming it)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from app.http.bodies import Body
+
+
+class BlockCreate(Body):
+    """An entry (or a suggestion): an e-mail address, a domain (and its subdomains) or a phone number."""
+
+    kind: Literal["address", "domain", "phone"]
+    value: str = Field(min_length=1, max_length=320)
+    reason: str = Field(min_length=1, max_length=500)

@@ -1,0 +1,1 @@
+"""Autonomous systems classed as datacenter networks (docs/operator.md)."""

@@ -1,0 +1,1 @@
+"""Aggregate platform metrics for staff (GET /api/admin/metrics; docs/operator.md)."""

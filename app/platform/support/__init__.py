@@ -1,0 +1,1 @@
+"""Accounts seen by platform staff, and read-only support sessions (docs/operator.md)."""

@@ -1,0 +1,165 @@
+"""Accounts on the operator surface, and support sessions: rules only.
+
+A support session travels with the operator's *identity session*: opening one records a
+:class:`SupportMarker` keyed by that session's id (``ses_...``), so every request made with that
+session (cookie or Bearer, on /api or /api/admin) is known to be inside it, and ending it (or the
+session's expiry) drops the marker. Nothing is put in the token itself: the identity server keeps
+no platform state, and ending a support session works at once, like a logout.
+
+Inside a support session:
+
+- every write (any method but GET, HEAD, OPTIONS) is refused with 403 ``ImpersonationReadOnly``
+  (:func:`refuse_writes_in_support_session`), except ``POST /api/admin/impersonation/end``;
+- the dashboard acts in the entered account (:func:`support_access`): ``X-Service-Tenant``
+  absent means the entered account, and naming any other account (header or path) answers 404.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from sanic import Request
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import Q
+
+from app.http import errors
+from app.platform import db
+from app.platform.errors import ImpersonationReadOnly
+from app.platform.member.service import TenantAccess
+from app.platform.staff.service import Actor, record
+from app.platform.tenant import service as tenants
+from models.platform.member import Role
+from models.platform.staff import SupportMarker
+from models.platform.support_session import SupportSession
+from models.platform.tenant import Tenant, TenantStatus
+
+SUPPORT_MINUTES = 60  # a support session ends by itself after this long
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+# --- support sessions ---------------------------------------------------------------------------------
+
+async def live_support(conn: BaseDBAsyncClient, session_id: str) -> SupportSession | None:
+    """The support session the identity session ``session_id`` is inside, if any (not ended, not expired)."""
+    marker = await SupportMarker.filter(session_id=session_id).using_db(conn).select_related(
+        "support", "support__tenant").first()
+    if marker is None:
+        return None
+    support = marker.support
+    if support.ended_at is not None or support.expires_at <= datetime.now(timezone.utc):
+        return None
+    return support
+
+
+async def refuse_writes_in_support_session(request: Request) -> SupportSession | None:
+    """For a gate, after the session is proved (``request.ctx.session``): the live support session of
+    that session (kept on ``request.ctx.support``), refusing any write inside it with 403
+    ``ImpersonationReadOnly`` (a route declaring ``ctx_support_exit=True`` is the one way out)."""
+    session = request.ctx.session
+    support = await live_support(db.connection(), session.session_id)
+    request.ctx.support = support
+    if support is None or request.method in SAFE_METHODS:
+        return support
+    route = request.route
+    if route is not None and getattr(route.ctx, "support_exit", False):
+        return support
+    raise ImpersonationReadOnly()
+
+
+async def dashboard_access(request: Request, where: str | None) -> TenantAccess | None:
+    """The /api gate's support-session step, after the session is proved: refuses writes inside a
+    support session, and gives the access a ``ctx_tenant`` route acts with during one (None outside
+    a support session, or for a route that names no account: the gate resolves as usual)."""
+    support = await refuse_writes_in_support_session(request)
+    if support is None or where is None:
+        return None
+    return support_access(request, support, where)
+
+
+def support_access(request: Request, support: SupportSession, where: str) -> TenantAccess:
+    """The account a dashboard route acts in during a support session: the entered one, as a member
+    sees it; another account named by the path or ``X-Service-Tenant`` is 404 like a missing one."""
+    entered = support.tenant
+    if where == "path":
+        named = request.match_info.get("tenant_id", "")
+    else:
+        named = (request.headers.get("x-service-tenant") or "").strip() or entered.public_id
+    if named != entered.public_id:
+        raise errors.NotFound("No such tenant.")
+    return TenantAccess(entered.id, entered.public_id, request.ctx.session.user_id, Role.MEMBER, False)
+
+
+async def enter(conn: BaseDBAsyncClient, actor: Actor, session_id: str, tenant_id: str, reason: str) -> SupportSession:
+    """Open a support session on ``tenant_id`` for the operator's identity session."""
+    tenant = await Tenant.filter(public_id=tenant_id).using_db(conn).first()
+    if tenant is None:
+        raise errors.NotFound("No such tenant.")
+    # A dead marker (ended or expired session) is replaced; a live one never reaches here (read-only).
+    await SupportMarker.filter(session_id=session_id).using_db(conn).delete()
+    support = await SupportSession.create(
+        tenant_id=tenant.id, operator_id=actor.user_id, operator_email=actor.email, reason=reason,
+        expires_at=datetime.now(timezone.utc) + timedelta(minutes=SUPPORT_MINUTES), using_db=conn)
+    await SupportMarker.create(session_id=session_id, support_id=support.id, using_db=conn)
+    await record(conn, actor, "support.enter", tenant.public_id, {"SupportSessionId": support.public_id,
+                                                                 "Reason": reason})
+    support.tenant = tenant
+    return support
+
+
+async def end(conn: BaseDBAsyncClient, actor: Actor, session_id: str) -> SupportSession:
+    """End the operator's support session at once (404 when the session is in none)."""
+    support = await live_support(conn, session_id)
+    await SupportMarker.filter(session_id=session_id).using_db(conn).delete()
+    if support is None:
+        raise errors.NotFound("This session is in no support session.")
+    support.ended_at = datetime.now(timezone.utc)
+    await support.save(using_db=conn, update_fields=["ended_at"])
+    await record(conn, actor, "support.end", support.tenant.public_id, {"SupportSessionId": support.public_id})
+    return support
+
+
+# --- accounts, platform view --------------------------------------------------------------------------
+
+def accounts(conn: BaseDBAsyncClient, q: str | None):
+    """Every account (for a keyset page), optionally those whose id, name or slug contains ``q``."""
+    query = Tenant.all().using_db(conn).select_related("parent")
+    if q:
+        query = query.filter(Q(public_id__icontains=q) | Q(name__icontains=q) | Q(slug__icontains=q))
+    return query
+
+
+async def account(conn: BaseDBAsyncClient, tenant_id: str) -> Tenant:
+    found = await Tenant.filter(public_id=tenant_id).using_db(conn).select_related("parent").first()
+    if found is None:
+        raise errors.NotFound("No such tenant.")
+    return found
+
+
+UNSET = object()
+
+
+async def edit_account(conn: BaseDBAsyncClient, actor: Actor, tenant_id: str, *, status: str | None = None,
+                       plan: str | None = None, monthly_quota=UNSET) -> tuple[Tenant, dict]:
+    """Change an account's status, plan or quota; the change (before and after) goes to the audit
+    trail. Returns the account and the change made (empty when nothing changed)."""
+    tenant = await account(conn, tenant_id)
+    await conn.execute_query("SELECT id FROM tenants WHERE id = $1 FOR UPDATE", [tenant.id])
+    tenant = await account(conn, tenant_id)
+    change: dict = {}
+    if status is not None and status != tenant.status:
+        change["Status"] = {"From": tenant.status, "To": status}
+    if plan is not None and plan != tenant.plan:
+        change["Plan"] = {"From": tenant.plan, "To": plan}
+    updates = {"status": status if "Status" in change else None, "plan": plan if "Plan" in change else None}
+    updates = {name: value for name, value in updates.items() if value is not None}
+    if updates:
+        await Tenant.filter(id=tenant.id).using_db(conn).update(**updates)
+    if monthly_quota is not UNSET and monthly_quota != tenant.monthly_quota:
+        change["MonthlyQuota"] = {"From": tenant.monthly_quota, "To": monthly_quota}
+        await tenants.set_quota(conn, tenant.id, monthly_quota)
+    if change:
+        await record(conn, actor, "tenant.update", tenant.public_id, change)
+    return await account(conn, tenant_id), change
+
+
+STATUSES = (TenantStatus.ACTIVE.value, TenantStatus.SUSPENDED.value)
