@@ -44,10 +44,18 @@ class SignatureExpired(Exception):
     """A signed blob whose signature is good but whose life is over."""
 
 
-@lru_cache(maxsize=64)
+# Sized for per-account purposes (the CRM seals each account's PII under its own key): a bulk
+# import or an export seals thousands of values under one key, so neither the derivation nor the
+# cipher object is rebuilt per value.
+@lru_cache(maxsize=4096)
 def derive_key(secret_key: str, system: str, purpose: str) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=f"herald-{system}-v1".encode(),
                 info=purpose.encode()).derive(secret_key.encode())
+
+
+@lru_cache(maxsize=4096)
+def _cipher(key: bytes) -> AESGCM:
+    return AESGCM(key)
 
 
 def b64url(data: bytes) -> str:
@@ -69,12 +77,12 @@ class Sealer:
 
     def seal(self, purpose: str, plaintext: bytes, secret_key: str | None = None) -> bytes:
         nonce = os.urandom(12)
-        return nonce + AESGCM(self.key(purpose, secret_key)).encrypt(nonce, plaintext, purpose.encode())
+        return nonce + _cipher(self.key(purpose, secret_key)).encrypt(nonce, plaintext, purpose.encode())
 
     def unseal(self, purpose: str, blob: bytes, secret_key: str | None = None) -> bytes:
         blob = bytes(blob)
         try:
-            return AESGCM(self.key(purpose, secret_key)).decrypt(blob[:12], blob[12:], purpose.encode())
+            return _cipher(self.key(purpose, secret_key)).decrypt(blob[:12], blob[12:], purpose.encode())
         except InvalidTag:
             raise SealError("sealed value cannot be opened with this SECRET_KEY") from None
 

@@ -12,7 +12,7 @@ from herald.errors import exit_on_config_error
 from herald.settings import Settings, get_settings
 from tasks.middleware import EventLoopResources, QueueDepth
 from tasks.wake import WakeableRedisBroker, heartbeat_timeout_ms
-from herald.actors import Queue
+from herald.actors import Queue, systems_with_outbox
 
 NAMESPACE = "dramatiq"
 
@@ -22,7 +22,7 @@ def build_broker(settings: Settings) -> RedisBroker:
     # seconds (tasks/wake.py).
     broker = WakeableRedisBroker(url=settings.require_redis_url(), namespace=NAMESPACE,
                                  heartbeat_timeout=heartbeat_timeout_ms(settings.worker_poll_ms))
-    broker.add_middleware(EventLoopResources(settings, ["platform", "identity"]))
+    broker.add_middleware(EventLoopResources(settings, sorted({"platform", "identity", *systems_with_outbox()})))
     if settings.worker_metrics_port is not None:
         metrics_env = settings.worker_env()
         Path(metrics_env["dramatiq_prom_db"]).mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,7 @@
 
 Cut like every system (docs/architecture.md): one folder per noun under ``app/crm/``, each with
 its ``schemas``, ``views``, ``service`` and one module per surface; the app is built by
-:mod:`app.crm.server`, imported only when an app is wanted. Today only health and meta answer.
+:mod:`app.crm.server`, imported only when an app is wanted. docs/crm.md is the reference.
 """
 
 from __future__ import annotations

@@ -1,13 +1,28 @@
-"""Builds the crm app from the shared factory: health and meta (readiness per spec section B)."""
+"""Builds the crm app from the shared factory: health and meta (readiness per spec section B), the
+/v1 surface for people acting in an account and the /internal/v1 surface for the platform, both
+behind the CRM gate (app/crm/gate.py). docs/crm.md is the reference."""
 
 from __future__ import annotations
 
 from sanic import Sanic
 
+from app.crm import gate
+from app.crm.consent import v1 as consent
+from app.crm.contact import internal as contact_internal
+from app.crm.contact import v1 as contact
+from app.crm.list import internal as list_internal
+from app.crm.list import v1 as lists
+from app.crm.retention import v1 as retention
+from app.crm.segment import v1 as segment
 from app.http import health
 from app.http.factory import build_app
 from herald.systems import CRM
 
+BLUEPRINTS = (contact.bp, consent.bp, lists.bp, retention.bp, segment.bp)
+INTERNAL = (contact_internal.bp, list_internal.bp)
+
 
 def build() -> Sanic:
-    return build_app(CRM, [], readiness=health.strict())
+    app = build_app(CRM, BLUEPRINTS + INTERNAL, readiness=health.strict())
+    gate.install(app)
+    return app

@@ -66,4 +66,4 @@ def test_relay_systems_name_systems_with_an_outbox():
     assert load_settings(GOOD).relay_systems == ()  # every system with an outbox
     assert load_settings({**GOOD, "RELAY_SYSTEMS": "identity, platform"}).relay_systems == ("identity", "platform")
     with pytest.raises(ConfigError, match="RELAY_SYSTEMS"):
-        load_settings({**GOOD, "RELAY_SYSTEMS": "platform,crm"})
+        load_settings({**GOOD, "RELAY_SYSTEMS": "platform,nosuch"})

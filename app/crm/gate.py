@@ -1,0 +1,98 @@
+"""The CRM's gate: every route declares who may call it, read here before the handler runs.
+
+- ``ctx_auth="session", ctx_role="leitor"|"editor"|"admin"``: a person acting in an account
+  (``/v1``): the identity session (Bearer or the ``herald_session`` cookie, checked with the
+  session hop on every request) and ``X-Service-Tenant``, allowed by the identity server's decision
+  for the product ``crm`` with at least that role (app/http/tenant_access.py; cached at most 60 s).
+  Reads need ``leitor``, writes ``editor``, settings ``admin``. A write that carries the cookie and
+  no Bearer must come from an allowed Origin (the dashboard's), else 403.
+- ``ctx_auth="service"``: the service credential (``/internal/v1``, the platform's calls), compared
+  in constant time; the route names the account in its path.
+
+A route under /v1 or /internal that declares neither is refused (401): nothing is open by omission.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from urllib.parse import urlsplit
+
+from sanic import Request, Sanic
+
+from app.http import errors
+from app.http.identity import SESSION_COOKIE
+from app.http.services import install as install_services
+from app.http.tenant_access import TENANT_ID, TenantAccess, session_access
+
+log = logging.getLogger("herald.crm")
+
+PRODUCT = "crm"
+ROLES = ("leitor", "editor", "admin")
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def _origin(url: str) -> str | None:
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _bearer(request: Request) -> str | None:
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def require_service(request: Request) -> None:
+    token = _bearer(request)
+    expected = request.app.ctx.settings.service_token
+    if not expected:
+        log.error("SERVICE_TOKEN is not configured; the CRM's internal routes refuse every call")
+    if token is None or not expected or not hmac.compare_digest(token.encode(), expected.encode()):
+        raise errors.AuthorizationError("This route needs the service credential.")
+
+
+def _check_cookie_write(request: Request, origins: frozenset[str]) -> None:
+    if request.method in SAFE_METHODS or _bearer(request) or SESSION_COOKIE not in request.cookies:
+        return
+    origin = request.headers.get("origin") or request.headers.get("referer") or ""
+    if _origin(origin) not in origins:
+        raise errors.PermissionDenied("A write with the session cookie must carry the dashboard's Origin header.")
+
+
+def access_of(request: Request) -> TenantAccess:
+    """Who acts in which account on a ``ctx_auth="session"`` route (set by the gate)."""
+    return request.ctx.access
+
+
+def tenant_of_path(tenant: str) -> str:
+    """The account an internal route names in its path; a malformed one names none (404)."""
+    if not TENANT_ID.fullmatch(tenant):
+        raise errors.NotFound("Account not found.")
+    return tenant
+
+
+def install(app: Sanic) -> None:
+    install_services(app)
+    settings = app.ctx.settings
+    origins = frozenset(filter(None, (_origin(settings.url_of("platform")), _origin(settings.url_of("crm")),
+                                      *map(_origin, settings.dashboard_origins))))
+
+    @app.on_request(priority=50)
+    async def crm_gate(request: Request) -> None:
+        route = request.route
+        if route is None:
+            return  # 404/405 next, in the envelope
+        ctx = route.ctx
+        auth = getattr(ctx, "auth", None)
+        if auth == "session":
+            role = getattr(ctx, "role", None)
+            if role not in ROLES:
+                raise errors.AuthorizationError("This route declares no role.")
+            _check_cookie_write(request, origins)
+            await session_access(request, PRODUCT, role)
+        elif auth == "service":
+            require_service(request)
+        elif request.path.startswith(("/v1/", "/internal/")):
+            raise errors.AuthorizationError("This route is not open.")

@@ -1,0 +1,1 @@
+"""The account's retention policy (contract F, rule 1)."""

@@ -1,0 +1,1 @@
+"""Segments: rule trees over contacts, validated and compiled to one SQL query on the account's rows."""
