@@ -1,13 +1,34 @@
-"""Builds the pages app from the shared factory: health and meta (readiness per spec section B)."""
+"""Builds the pages app from the shared factory: health and meta (readiness per spec section B), the
+gate of acting in an account (API key or identity session, app/pages/gate.py) and the service
+credential on /internal, and one blueprint per noun and surface. docs/pages.md is the reference."""
 
 from __future__ import annotations
 
 from sanic import Sanic
 
-from app.http import health
+from app.http import health, services
 from app.http.factory import build_app
+from app.pages import gate
+from app.pages.ai import v1 as ai
+from app.pages.brand import v1 as brand
+from app.pages.domain import v1 as domain
+from app.pages.experiment import v1 as experiment
+from app.pages.form import v1 as form
+from app.pages.media import v1 as media
+from app.pages.page import internal as page_internal
+from app.pages.page import v1 as page
+from app.pages.redirect import v1 as redirect
+from app.pages.routing import v1 as routing
 from herald.systems import PAGES
+
+BLUEPRINTS = (page.bp, brand.bp, form.bp, redirect.bp, domain.bp, routing.bp, experiment.bp, media.bp, ai.bp)
+INTERNAL = (page_internal.bp, page_internal.tls_bp)
+# Uploads (app/pages/media/service.py: MAX_BYTES) are the largest bodies.
+MAX_BODY_BYTES = 6 * 1024 * 1024
 
 
 def build() -> Sanic:
-    return build_app(PAGES, [], readiness=health.strict())
+    app = build_app(PAGES, BLUEPRINTS + INTERNAL, readiness=health.strict(), max_body_bytes=MAX_BODY_BYTES)
+    services.install(app)
+    gate.install(app)
+    return app

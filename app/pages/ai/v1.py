@@ -1,0 +1,27 @@
+"""``POST /v1/ia/gerar-pagina`` (``pages:write``): a brief in, page blocks out; nothing saved.
+503 when no provider is configured (docs/pages.md, "AI page generation")."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http.bodies import parse_body
+from app.http.openapi import STRING, answers, reply_of, shape
+from app.http.responses import reply
+from app.pages.ai import service
+from app.pages.ai.schemas import GenerationRequest, generated_page
+
+bp = Blueprint("v1_ai", url_prefix="/v1")
+
+GENERATED = reply_of(Pagina=shape(Title=STRING, Blocks={"type": "array", "items": {"type": "object"}},
+                                  Seo={"type": "object"}))
+
+
+@bp.post("/ia/gerar-pagina", ctx_scope="pages:write", ctx_body=GenerationRequest, ctx_errors=(502, 503),
+         ctx_responses=answers({200: GENERATED}))
+async def generate_page(request: Request) -> HTTPResponse:
+    """Drafts page blocks from a brief through the configured AI provider; saves nothing."""
+    body = parse_body(request, GenerationRequest)
+    provider = service.provider_of(request.app.ctx.settings)
+    answer = await service.generate(provider, body.brief, body.language)
+    return reply(request, {"Pagina": generated_page(answer)})

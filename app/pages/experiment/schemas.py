@@ -1,0 +1,55 @@
+"""Experiment bodies: a variant, the promotion (optionally naming the winner), the auto-stop rule,
+and the runtime's per-variant view and conversion deltas."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from app.http.bodies import Body
+from app.pages.page.schemas import Blocks, dump_blocks
+from models.pages.page import MAX_VARIANTS
+
+
+Id = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class VariantCreate(Body):
+    """``Blocks`` absent: the variant starts as a copy of the page's draft."""
+
+    name: str = Field(min_length=1, max_length=100)
+    weight: int = Field(ge=0, le=100)
+    blocks: Blocks | None = None
+
+    def values(self) -> dict:
+        return {"name": self.name, "weight": self.weight,
+                "blocks": None if self.blocks is None else dump_blocks(self.blocks)}
+
+
+class Promotion(Body):
+    """On a running experiment: the winner to promote (absent: the best conversion rate)."""
+
+    variant_id: Id | None = None
+
+
+class AutoStop(Body):
+    enabled: bool
+    min_views_per_variant: int = Field(default=1000, ge=100, le=10_000_000)
+    confidence: Literal[0.9, 0.95, 0.99] = 0.95
+
+
+class VariantDelta(Body):
+    variant_id: Id
+    views: int = Field(default=0, ge=0, le=1_000_000)
+    conversions: int = Field(default=0, ge=0, le=1_000_000)
+
+    @model_validator(mode="after")
+    def _something(self) -> VariantDelta:
+        if not (self.views or self.conversions):
+            raise ValueError("a delta counts at least one view or conversion")
+        return self
+
+
+class ExperimentEvents(Body):
+    deltas: list[VariantDelta] = Field(min_length=1, max_length=MAX_VARIANTS)

@@ -1,0 +1,88 @@
+"""Form bodies: typed fields with their validation, an optional consent checkbox, where submissions go."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from app.http.bodies import Body
+from app.pages import validation
+
+FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,49}")
+FieldType = Literal["text", "email", "tel", "number", "textarea", "select", "checkbox", "date", "hidden"]
+
+
+class FormField(Body):
+    name: str = Field(max_length=50)
+    label: str = Field(min_length=1, max_length=200)
+    type: FieldType
+    required: bool = False
+    max_length: int | None = Field(default=None, ge=1, le=10_000)
+    pattern: str | None = Field(default=None, max_length=200)
+    options: list[str] = Field(default=[], max_length=100)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not FIELD_NAME.fullmatch(value):
+            raise ValueError("must start with a letter; lowercase letters, digits and _ (at most 50)")
+        return value
+
+    @field_validator("pattern")
+    @classmethod
+    def _pattern(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error:
+                raise ValueError("is not a valid regular expression") from None
+        return value
+
+    @model_validator(mode="after")
+    def _options(self) -> FormField:
+        if (self.type == "select") != bool(self.options):
+            raise ValueError("Options are required for a select field and only for one")
+        return self
+
+
+class Consent(Body):
+    text: str = Field(min_length=1, max_length=1000)
+    required: bool = True
+
+
+class Destination(Body):
+    """Where a submission goes: always to the CRM as a contact (optionally added to a list), and
+    optionally a notice to an address."""
+
+    crm_list: str | None = Field(default=None, max_length=100, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    notify_email: str | None = Field(default=None, max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+class FormCreate(Body):
+    name: str = Field(min_length=1, max_length=200)
+    fields: list[FormField] = Field(min_length=1, max_length=50)
+    consent: Consent | None = None
+    destination: Destination = Destination()
+    success_message: str = Field(default="", max_length=500)
+    redirect_url: str | None = None
+
+    @field_validator("redirect_url")
+    @classmethod
+    def _redirect(cls, value: str | None) -> str | None:
+        return None if value is None else validation.web_url(value)
+
+    def values(self) -> dict:
+        """Plain values for the service, in the stored shape."""
+        return {"name": self.name, "fields": [item.model_dump(by_alias=True) for item in self.fields],
+                "consent": self.consent.model_dump(by_alias=True) if self.consent else None,
+                "destination": self.destination.model_dump(by_alias=True, exclude_none=True),
+                "success_message": self.success_message, "redirect_url": self.redirect_url}
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> FormCreate:
+        names = [item.name for item in self.fields]
+        if len(names) != len(set(names)):
+            raise ValueError("field names must be unique")
+        return self

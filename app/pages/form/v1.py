@@ -1,0 +1,51 @@
+"""Forms (scopes ``forms:read``, ``forms:write``): ``GET/POST /v1/formularios``, ``GET/DELETE
+/v1/formularios/{id}`` (DELETE refused with 409 while a page uses the form)."""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http.bodies import parse_body
+from app.http.openapi import NO_CONTENT, answers
+from app.http.paging import KeysetPage
+from app.http.responses import no_content, reply
+from app.pages import db
+from app.pages.form import service
+from app.pages.form.schemas import FormCreate
+from app.pages.form.views import FORM, FORMS, form_view
+from app.pages.gate import tenant_of
+
+bp = Blueprint("v1_forms", url_prefix="/v1")
+
+
+@bp.get("/formularios", ctx_scope="forms:read", ctx_query=("cursor", "limit"), ctx_responses=answers({200: FORMS}))
+async def list_forms(request: Request) -> HTTPResponse:
+    """The account's forms, newest first."""
+    found = await service.list_forms(db.connection(), tenant_of(request),
+                                     KeysetPage.of(request, default_limit=20, max_limit=100))
+    return reply(request, {"Formularios": [form_view(form) for form in found.items],
+                           "NextCursor": found.next_cursor, "HasMore": found.has_more})
+
+
+@bp.post("/formularios", ctx_scope="forms:write", ctx_body=FormCreate, ctx_responses=answers({201: FORM}))
+async def create_form(request: Request) -> HTTPResponse:
+    """A new form: fields, consent checkbox, where submissions go."""
+    body = parse_body(request, FormCreate)
+    async with db.transaction() as conn:
+        form = await service.create_form(conn, tenant_of(request), **body.values())
+    return reply(request, {"Formulario": form_view(form)}, status=201)
+
+
+@bp.get("/formularios/<form_id:id>", ctx_scope="forms:read", ctx_responses=answers({200: FORM}))
+async def get_form(request: Request, form_id: str) -> HTTPResponse:
+    """One form."""
+    return reply(request, {"Formulario": form_view(await service.find(db.connection(), tenant_of(request), form_id))})
+
+
+@bp.delete("/formularios/<form_id:id>", ctx_scope="forms:write", ctx_errors=(409,),
+           ctx_responses=answers({204: NO_CONTENT}))
+async def delete_form(request: Request, form_id: str) -> HTTPResponse:
+    """Deletes a form no page uses (409 otherwise)."""
+    async with db.transaction() as conn:
+        await service.delete(conn, tenant_of(request), form_id)
+    return no_content()

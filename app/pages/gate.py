@@ -1,0 +1,108 @@
+"""The pages system's gates, installed once by server.py:
+
+- ``/v1/*`` (but ``ctx_public`` routes): acting in an account. Either an API key of the platform
+  (``Authorization: Bearer sk_live_...``), introspected through the platform (app/http/api_keys.py,
+  cached at most 2 s; platform down: 503), counted against the key's rate ceiling in the same Redis
+  window as the platform's /v1 (429 ``Throttling`` past it), which must hold the route's ``ctx_scope``
+  (403 ``InsufficientScope`` naming it); or an identity session with ``X-Service-Tenant``
+  (app/http/tenant_access.py, product ``paginas``), whose role must reach the one the scope maps to
+  (:data:`ROLE_OF_SCOPE`). A route that declares no scope is refused.
+- ``/internal/v1/*``: the service credential, or 401.
+
+Either way ``request.ctx.access`` is a :class:`TenantAccess`; services receive its ``tenant_id``.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from sanic import HTTPResponse, Request, Sanic
+
+from app.http import errors
+from app.http.api_keys import KeyInfo, introspection, looks_like_key
+from app.http.ratelimit import RateLimiter
+from app.http.tenant_access import TenantAccess, session_access
+
+PRODUCT = "paginas"
+# The least role of the product ``paginas`` (leitor 10, editor 20, publicador 25, admin 30) a scope asks.
+ROLE_OF_SCOPE = {"pages:read": "leitor", "forms:read": "leitor", "pages:write": "editor", "forms:write": "editor",
+                 "pages:publish": "publicador"}
+
+
+def access_of(request: Request) -> TenantAccess:
+    """Who acts, in which account (set by the gate)."""
+    return request.ctx.access
+
+
+def tenant_of(request: Request) -> str:
+    return request.ctx.access.tenant_id
+
+
+def _bearer(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def require_service(request: Request) -> None:
+    expected = request.app.ctx.settings.service_token or ""
+    token = _bearer(request) or ""
+    if not expected or not hmac.compare_digest(token.encode(), expected.encode()):
+        raise errors.AuthorizationError("This route needs the service credential.")
+
+
+async def act_in_account(request: Request, scope: str | None) -> TenantAccess:
+    if "x-api-key" in request.headers or "api_key" in request.args:
+        raise errors.AuthorizationError("API keys go in the Authorization header as 'Bearer <key>'; X-Api-Key and "
+                                        "api_key are not accepted.")
+    if scope is None or scope not in ROLE_OF_SCOPE:
+        raise errors.InsufficientScope(None)
+    token = _bearer(request)
+    if token is not None and looks_like_key(token):
+        key = await introspection(request.app).lookup(token)
+        if key is None:
+            raise errors.AuthorizationError("The API key is not valid.")
+        await admit(request, key)
+        if not key.tenant_active:
+            raise errors.TenantSuspended()
+        if scope not in key.scopes:
+            raise errors.InsufficientScope(scope)
+        access = TenantAccess(tenant_id=key.tenant_id, scopes=key.scopes)
+        request.ctx.access = access
+        return access
+    return await session_access(request, PRODUCT, ROLE_OF_SCOPE[scope])
+
+
+async def admit(request: Request, key: KeyInfo) -> None:
+    """Counts the call in the key's window, the same Redis bucket as the platform's /v1 gate (one
+    ceiling per key across systems); 429 past it. Every keyed answer carries X-RateLimit-*."""
+    if key.rate_limit is None:
+        return
+    limit, window = key.rate_limit
+    decision = await request.app.ctx.rate_limiter.hit(f"key:{key.key_id}", limit, window)
+    request.ctx.rate = decision
+    if not decision.allowed:
+        raise errors.Throttling(decision.retry_after, headers=decision.headers())
+
+
+def install(app: Sanic) -> None:
+    @app.before_server_start
+    async def limiter(app: Sanic) -> None:
+        app.ctx.rate_limiter = RateLimiter(app.ctx.redis)
+
+    @app.on_response(priority=90)
+    async def rate_headers(request: Request, response: HTTPResponse) -> None:
+        decision = getattr(request.ctx, "rate", None)
+        if decision is not None:
+            for name, value in decision.headers().items():
+                if name not in response.headers:
+                    response.headers[name] = value
+
+    @app.on_request(priority=50)
+    async def gate(request: Request) -> None:
+        route = request.route
+        if route is None:
+            return
+        if request.path.startswith("/internal/"):
+            require_service(request)
+        elif request.path.startswith("/v1/") and not getattr(route.ctx, "public", False):
+            await act_in_account(request, getattr(route.ctx, "scope", None))

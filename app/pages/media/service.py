@@ -1,0 +1,126 @@
+"""Media: images of an account, stored by content.
+
+- Allowlisted types only, recognised from the bytes (never the name or the declared type): PNG,
+  JPEG, GIF, WebP. SVG is refused (it can carry script).
+- At most :data:`MAX_BYTES`.
+- The file is written to disk first (``<media dir>/<sha256>``, through a temporary file and an atomic
+  rename), then the row; a crash in between leaves an unreferenced file, never a row without its
+  file. A duplicate (same account, same content) writes nothing and answers the existing row.
+- Served publicly by id only (the row names the file; no path ever comes from a request).
+- Import from a URL goes through herald/egress.py (https on 443, no internal addresses, checked
+  again at connect time, no redirects, the answer capped while reading).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+from pathlib import Path
+
+import httpx
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.exceptions import IntegrityError
+
+from app.http import errors
+from app.http.paging import KeysetPage, Page as Listing
+from app.pages.errors import UnsupportedMedia
+from herald import egress
+from models.pages import Media
+
+MAX_BYTES = 5 * 1024 * 1024
+IMPORT_TIMEOUT = 10.0
+ALLOWED_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+
+
+def sniff(data: bytes) -> str | None:
+    """The image type the bytes are, or None."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "image/gif"
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def media_dir(var_dir: Path) -> Path:
+    return var_dir / "media"
+
+
+def file_of(directory: Path, media: Media) -> Path:
+    return directory / media.sha256
+
+
+def _write(directory: Path, digest: str, data: bytes) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / digest
+    if target.exists() and target.stat().st_size == len(data):
+        return
+    temporary = directory / f".{digest}.{os.getpid()}.tmp"
+    with open(temporary, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, target)
+
+
+async def store(conn: BaseDBAsyncClient, tenant: str, data: bytes, *, directory: Path, filename: str = "",
+                source_url: str | None = None) -> tuple[Media, bool]:
+    """(row, created): disk first, then the row; a duplicate writes nothing."""
+    if len(data) > MAX_BYTES:
+        raise errors.PayloadTooLarge(MAX_BYTES)
+    content_type = sniff(data)
+    if content_type is None:
+        raise UnsupportedMedia(details={"arquivo": "not a PNG, JPEG, GIF or WebP image"})
+    digest = hashlib.sha256(data).hexdigest()
+    existing = await Media.filter(tenant_id=tenant, sha256=digest).using_db(conn).first()
+    if existing is not None:
+        return existing, False
+    await asyncio.to_thread(_write, directory, digest, data)
+    try:
+        row = await Media.create(using_db=conn, tenant_id=tenant, sha256=digest, content_type=content_type,
+                                 size=len(data), filename=filename[:255], source_url=source_url)
+    except IntegrityError:  # the same upload, concurrently
+        return await Media.get(tenant_id=tenant, sha256=digest).using_db(conn), False
+    return row, True
+
+
+async def fetch(url: str, *, allow_loopback: bool) -> bytes:
+    """The bytes at ``url`` through the egress policy (422 when refused or not fetched, 413 when too big)."""
+    policy = egress.Policy(max_reply_bytes=MAX_BYTES).with_loopback(allow_loopback)
+    problem = policy.url_problem(url)
+    if problem:
+        raise errors.Unprocessable(f"Url {problem}.", details={"Url": problem})
+    try:
+        async with egress.client(policy, timeout=IMPORT_TIMEOUT) as client:
+            answer = await client.get(url, headers={"Accept": "image/*"})
+    except egress.UnsafeTarget as error:
+        raise errors.Unprocessable(f"Url may not be fetched: {error}.", details={"Url": str(error)}) from None
+    except egress.RefusedReply as error:
+        if "larger" in str(error):
+            raise errors.PayloadTooLarge(MAX_BYTES) from None
+        raise errors.Unprocessable(f"The answer was refused: {error}.", details={"Url": str(error)}) from None
+    except httpx.HTTPError as error:
+        raise errors.Unprocessable("The URL could not be fetched.",
+                                   details={"Url": f"not fetched ({type(error).__name__})"}) from None
+    if answer.status_code != 200:
+        raise errors.Unprocessable(f"The URL answered {answer.status_code}, not 200.",
+                                   details={"Url": f"answered {answer.status_code}"})
+    return answer.content
+
+
+async def find(conn: BaseDBAsyncClient, tenant: str | None, media_id: str) -> Media:
+    query = Media.filter(public_id=media_id).using_db(conn)
+    if tenant is not None:
+        query = query.filter(tenant_id=tenant)
+    found = await query.first()
+    if found is None:
+        raise errors.NotFound("Media not found.")
+    return found
+
+
+async def list_media(conn: BaseDBAsyncClient, tenant: str, paging: KeysetPage) -> Listing:
+    return await paging.fetch(conn, Media.filter(tenant_id=tenant).using_db(conn), audience=f"media:{tenant}")

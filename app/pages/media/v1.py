@@ -1,0 +1,101 @@
+"""Media (scopes ``pages:read``, ``pages:write``):
+
+    GET /v1/midias                      the account's images, newest first
+    POST /v1/midias                     multipart upload, field ``arquivo`` (201 new; 200 the existing
+                                        one for a duplicate, nothing written)
+    POST /v1/midias/importar            ``{"Url": "https://..."}``: fetched through the egress policy
+    GET /v1/public/midias/{id}          public: the image, by id, nosniff, cacheable for a year
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import Field
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import Body, parse_body
+from app.http.openapi import NO_CONTENT, NULLABLE_STRING, STRING, TIMESTAMP, Schema, answers, reply_of, shape
+from app.http.paging import KeysetPage
+from app.http.responses import iso, reply
+from app.pages import db
+from app.pages.gate import tenant_of
+from app.pages.media import service
+from models.pages import Media
+
+bp = Blueprint("v1_media", url_prefix="/v1")
+
+MEDIA_SHAPE = shape(Id=STRING, ContentType=STRING, Size={"type": "integer"}, Sha256=STRING, Filename=STRING,
+                    SourceUrl=NULLABLE_STRING, Url=STRING, CreatedAt=TIMESTAMP)
+MEDIA = reply_of(Midia=MEDIA_SHAPE)
+MEDIAS = reply_of(Midias={"type": "array", "items": MEDIA_SHAPE}, NextCursor=NULLABLE_STRING,
+                  HasMore={"type": "boolean"})
+IMAGE = Schema({"type": "string", "format": "binary"}, ("image/png", "image/jpeg", "image/gif", "image/webp"))
+
+
+class MediaImport(Body):
+    url: str = Field(min_length=1, max_length=2048)
+
+
+def media_view(row: Media) -> dict:
+    return {"Id": row.public_id, "ContentType": row.content_type, "Size": row.size, "Sha256": row.sha256,
+            "Filename": row.filename, "SourceUrl": row.source_url, "Url": f"/v1/public/midias/{row.public_id}",
+            "CreatedAt": iso(row.created_at)}
+
+
+def _directory(request: Request):
+    return service.media_dir(request.app.ctx.settings.var_dir)
+
+
+@bp.get("/midias", ctx_scope="pages:read", ctx_query=("cursor", "limit"), ctx_responses=answers({200: MEDIAS}))
+async def list_media(request: Request) -> HTTPResponse:
+    """The account's images, newest first."""
+    found = await service.list_media(db.connection(), tenant_of(request),
+                                     KeysetPage.of(request, default_limit=20, max_limit=100))
+    return reply(request, {"Midias": [media_view(row) for row in found.items], "NextCursor": found.next_cursor,
+                           "HasMore": found.has_more})
+
+
+# The body is multipart/form-data (field ``arquivo``); the OpenAPI generator describes JSON and url-encoded
+# bodies only, so this one is described in the docstring.
+@bp.post("/midias", ctx_scope="pages:write", ctx_errors=(400, 413, 415),
+         ctx_responses=answers({200: MEDIA, 201: MEDIA}))
+async def upload_media(request: Request) -> HTTPResponse:
+    """Uploads an image (multipart field ``arquivo``); a duplicate answers the existing one."""
+    upload = request.files.get("arquivo") if request.files else None
+    if upload is None:
+        raise errors.ValidationError("Send the image as multipart/form-data in the field 'arquivo'.",
+                                     details={"arquivo": "required"})
+    row, created = await service.store(db.connection(), tenant_of(request), bytes(upload.body),
+                                       directory=_directory(request), filename=upload.name or "")
+    return reply(request, {"Midia": media_view(row)}, status=201 if created else 200)
+
+
+@bp.post("/midias/importar", ctx_scope="pages:write", ctx_body=MediaImport, ctx_errors=(413, 415, 422),
+         ctx_responses=answers({200: MEDIA, 201: MEDIA}))
+async def import_media(request: Request) -> HTTPResponse:
+    """Imports an image from a URL (SSRF-safe); a duplicate answers the existing one."""
+    body = parse_body(request, MediaImport)
+    data = await service.fetch(body.url, allow_loopback=request.app.ctx.settings.webhooks_allow_loopback)
+    row, created = await service.store(db.connection(), tenant_of(request), data, directory=_directory(request),
+                                       source_url=body.url)
+    return reply(request, {"Midia": media_view(row)}, status=201 if created else 200)
+
+
+@bp.get("/public/midias/<media_id:id>", ctx_public=True, ctx_responses=answers({200: IMAGE, 304: NO_CONTENT}))
+async def public_media(request: Request, media_id: str) -> HTTPResponse:
+    """The image, by id (public; the database names the file)."""
+    row = await service.find(db.connection(), None, media_id)
+    if row.content_type not in service.ALLOWED_TYPES:
+        raise errors.NotFound("Media not found.")
+    try:
+        data = await asyncio.to_thread(service.file_of(_directory(request), row).read_bytes)
+    except FileNotFoundError:
+        raise errors.NotFound("Media not found.") from None
+    etag = f'"{row.sha256}"'
+    headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=31536000, immutable",
+               "ETag": etag, "Content-Disposition": "inline", "Content-Security-Policy": "default-src 'none'"}
+    if request.headers.get("if-none-match") == etag:
+        return HTTPResponse(status=304, headers=headers)
+    return HTTPResponse(data, status=200, headers=headers, content_type=row.content_type)

@@ -1,0 +1,142 @@
+"""Request bodies of pages: the typed content blocks (a discriminated union on ``Type``), SEO, create
+and the partial update. Strict: an unknown field is a 400 naming it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import Field, field_validator, model_validator
+
+from app.http.bodies import Body
+from app.pages import validation
+
+MAX_BLOCKS = 200
+MAX_BODY_BYTES = 1024 * 1024
+
+Id = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class HeadingBlock(Body):
+    type: Literal["heading"]
+    text: str = Field(min_length=1, max_length=300)
+    level: int = Field(default=2, ge=1, le=6)
+
+
+class TextBlock(Body):
+    type: Literal["text"]
+    text: str = Field(min_length=1, max_length=20_000)
+
+
+class ImageBlock(Body):
+    type: Literal["image"]
+    media_id: Id | None = None
+    url: str | None = None
+    alt: str = Field(default="", max_length=300)
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        return None if value is None else validation.web_url(value, https_only=True)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> ImageBlock:
+        if (self.media_id is None) == (self.url is None):
+            raise ValueError("an image block takes exactly one of MediaId and Url")
+        return self
+
+
+class ButtonBlock(Body):
+    type: Literal["button"]
+    label: str = Field(min_length=1, max_length=100)
+    url: str
+    style: Literal["primary", "secondary"] = "primary"
+
+    _url = field_validator("url")(classmethod(lambda cls, value: validation.link(value)))
+
+
+class FormBlock(Body):
+    type: Literal["form"]
+    form_id: Id
+
+
+class EmbedBlock(Body):
+    type: Literal["embed"]
+    url: str
+    height: int = Field(default=400, ge=50, le=4000)
+
+    _url = field_validator("url")(classmethod(lambda cls, value: validation.web_url(value, https_only=True)))
+
+
+class DividerBlock(Body):
+    type: Literal["divider"]
+
+
+Block = Annotated[Union[HeadingBlock, TextBlock, ImageBlock, ButtonBlock, FormBlock, EmbedBlock, DividerBlock],
+                  Field(discriminator="type")]
+Blocks = Annotated[list[Block], Field(max_length=MAX_BLOCKS)]
+
+
+class Seo(Body):
+    title: str = Field(default="", max_length=70)
+    description: str = Field(default="", max_length=300)
+    image_url: str | None = None
+    canonical_url: str | None = None
+    no_index: bool = False
+
+    @field_validator("image_url", "canonical_url")
+    @classmethod
+    def _urls(cls, value: str | None) -> str | None:
+        return None if value is None else validation.web_url(value, https_only=True)
+
+
+class _PageFields(Body):
+    @field_validator("slug", check_fields=False)
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        return validation.slug(value)
+
+    @field_validator("title", check_fields=False)
+    @classmethod
+    def _title(cls, value: str) -> str:
+        return validation.title(value)
+
+    @field_validator("domain", check_fields=False)
+    @classmethod
+    def _domain(cls, value: str) -> str:
+        return "" if value == "" else validation.host(value)
+
+
+class PageCreate(_PageFields):
+    title: str = Field(max_length=200)
+    slug: str = Field(max_length=100)
+    domain: str = Field(default="", max_length=253)
+    blocks: Blocks = []
+    seo: Seo = Seo()
+
+    def values(self) -> dict:
+        """Plain values for the service (blocks and SEO in their stored shape)."""
+        return {"title": self.title, "slug": self.slug, "domain": self.domain, "blocks": dump_blocks(self.blocks),
+                "seo": dump_seo(self.seo)}
+
+
+class PagePatch(_PageFields):
+    """Only the fields sent are touched; slug and title are validated as on create."""
+
+    title: str = Field(default="", max_length=200)
+    slug: str = Field(default="", max_length=100)
+    domain: str = Field(default="", max_length=253)
+    blocks: Blocks = []
+    seo: Seo = Seo()
+
+    def changes(self) -> dict:
+        """The fields sent, as plain values (blocks and SEO in their stored shape)."""
+        dumped = {"blocks": lambda: dump_blocks(self.blocks), "seo": lambda: dump_seo(self.seo)}
+        return {name: dumped[name]() if name in dumped else getattr(self, name) for name in self.model_fields_set}
+
+
+def dump_blocks(blocks: list) -> list[dict]:
+    return [block.model_dump(by_alias=True, exclude_none=True) for block in blocks]
+
+
+def dump_seo(seo: Seo) -> dict:
+    return seo.model_dump(by_alias=True)

@@ -1,0 +1,32 @@
+"""Redirect bodies: a short link ``https://<domain>/r/<slug>`` to a target, and the runtime's click deltas."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator
+
+from app.http.bodies import Body
+from app.pages import validation
+
+MAX_DELTAS = 500
+
+
+class RedirectCreate(Body):
+    domain: str = Field(max_length=253)
+    slug: str = Field(max_length=100)
+    target: str
+    status_code: Literal[301, 302, 307, 308] = 302
+
+    _domain = field_validator("domain")(classmethod(lambda cls, value: validation.host(value)))
+    _slug = field_validator("slug")(classmethod(lambda cls, value: validation.slug(value)))
+    _target = field_validator("target")(classmethod(lambda cls, value: validation.web_url(value)))
+
+
+class RedirectDelta(Body):
+    redirect_id: Annotated[str, Field(min_length=1, max_length=40)]
+    count: int = Field(ge=1, le=1_000_000)
+
+
+class RedirectClicks(Body):
+    deltas: list[RedirectDelta] = Field(min_length=1, max_length=MAX_DELTAS)

@@ -1,0 +1,59 @@
+"""Routing bodies: up to 20 weighted destinations (contract, "Limits"), each optionally limited by
+rules on country, device and hour; and the runtime's per-destination click deltas."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from app.http.bodies import Body
+from app.pages import validation
+
+MAX_DESTINATIONS = 20
+
+
+class Hours(Body):
+    """UTC hours, ``From`` inclusive and ``To`` exclusive; ``From`` > ``To`` wraps past midnight."""
+
+    from_: int = Field(ge=0, le=23, alias="From")
+    to: int = Field(ge=0, le=24)
+
+
+class Rules(Body):
+    countries: list[Annotated[str, Field(pattern=r"^[A-Z]{2}$")]] = Field(default=[], max_length=250)
+    devices: list[Literal["desktop", "mobile", "tablet"]] = Field(default=[], max_length=3)
+    hours: Hours | None = None
+
+
+class DestinationIn(Body):
+    url: str
+    weight: int = Field(ge=0, le=100)
+    rules: Rules = Rules()
+
+    _url = field_validator("url")(classmethod(lambda cls, value: validation.web_url(value)))
+
+
+class RoutingPut(Body):
+    destinations: list[DestinationIn] = Field(min_length=1, max_length=MAX_DESTINATIONS)
+
+    def rows(self) -> list[dict]:
+        return [{"url": item.url, "weight": item.weight,
+                 "rules": item.rules.model_dump(by_alias=True, exclude_none=True)} for item in self.destinations]
+
+    @model_validator(mode="after")
+    def _weights(self) -> RoutingPut:
+        if sum(item.weight for item in self.destinations) != 100:
+            raise ValueError("the destinations' weights must sum to 100")
+        if len({item.url for item in self.destinations}) != len(self.destinations):
+            raise ValueError("each destination URL may appear once")
+        return self
+
+
+class ClickDelta(Body):
+    destination_id: Annotated[str, Field(min_length=1, max_length=40)]
+    count: int = Field(ge=1, le=1_000_000)
+
+
+class PageClicks(Body):
+    deltas: list[ClickDelta] = Field(min_length=1, max_length=MAX_DESTINATIONS)

@@ -1,0 +1,65 @@
+"""API-key introspection for the other systems (pages, runtime): ``POST /internal/v1/api-keys/introspect``.
+
+The caller (app/http/api_keys.py) sends the key it was given and the service credential; the answer
+is the key's account, account status, the scopes it may use (the /v1 gate's own rules applied:
+a legacy or scope-less key uses none, a publishable key only the publishable ones), whether it is
+publishable, its mode, whether it is revoked, and its rate ceiling (its plan's, else the service
+default), which the caller enforces in the same Redis window as the /v1 gate (bucket ``key:<id>``).
+An unknown key is 404. The row is read the way the /v1 gate reads it (:class:`KeyDirectory`'s load
+by SHA-256), but fresh: the caller keeps the answer for at most 2 s, so the whole path stays within
+the contract's 2 s bound.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from pydantic import Field
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import Body, parse_body
+from app.http.openapi import STRING, answers, reply_of, shape
+from app.http.responses import reply
+from app.platform.api_key.principal import KeyDirectory
+from models.platform.api_key import KEY_PATTERN, hash_key
+from models.platform.plans import rate_limit_for
+from models.platform.scopes import SCOPES, grants
+
+bp = Blueprint("internal_api_keys", url_prefix="/internal/v1")
+
+KEY_ANSWER = reply_of(Key=shape(Id=STRING, TenantId=STRING, TenantStatus=STRING,
+                                Scopes={"type": "array", "items": STRING}, Publishable={"type": "boolean"},
+                                Mode=STRING, Revoked={"type": "boolean"},
+                                RateLimit=shape(Limit={"type": "integer"}, WindowSeconds={"type": "integer"})))
+
+
+class Introspect(Body):
+    key: str = Field(min_length=1, max_length=100)
+
+
+def require_service(request: Request) -> None:
+    """The service credential (SERVICE_TOKEN, compared in constant time), or 401."""
+    expected = request.app.ctx.settings.service_token or ""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if not expected or scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(),
+                                                                                expected.encode()):
+        raise errors.AuthorizationError("This route needs the service credential.")
+
+
+@bp.post("/api-keys/introspect", ctx_auth="service", ctx_body=Introspect, ctx_responses=answers({200: KEY_ANSWER}))
+async def introspect(request: Request) -> HTTPResponse:
+    """The account and usable scopes of an API key (404 when no such key)."""
+    require_service(request)
+    key = parse_body(request, Introspect).key
+    principal = await KeyDirectory._load(hash_key(key)) if KEY_PATTERN.match(key) else None  # noqa: SLF001
+    if principal is None:
+        raise errors.NotFound("No such API key.")
+    limit, window = rate_limit_for(principal.plan, (request.app.ctx.settings.rate_limit,
+                                                    request.app.ctx.settings.rate_limit_window))
+    usable = [scope for scope in SCOPES if grants(list(principal.scopes), scope, publishable=principal.publishable)]
+    return reply(request, {"Key": {"Id": principal.key_id, "TenantId": principal.tenant_id,
+                                   "TenantStatus": principal.tenant_status, "Scopes": usable,
+                                   "Publishable": principal.publishable, "Mode": principal.mode,
+                                   "Revoked": principal.revoked,
+                                   "RateLimit": {"Limit": limit, "WindowSeconds": window}}})

@@ -1,0 +1,76 @@
+"""Fixtures of tests/pages/: a pages server (with the loopback DNS server as its resolver), the
+platform it introspects keys through, accounts with keys, and people with sessions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import AsyncIterator
+
+import httpx
+import pytest
+
+from tests.fixtures.access import grant, new_tenant_id
+from tests.fixtures.http import closed_url, http, identity_url  # noqa: F401  (fixtures)
+from tests.fixtures.identity import make_person, service_headers
+from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
+from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
+
+ALL_SCOPES = ("pages:read", "pages:write", "pages:publish", "forms:read", "forms:write")
+TENANT_HEADER = "X-Service-Tenant"
+
+
+@pytest.fixture(scope="session")
+def pages_server(servers, start_session_server, dns_server):  # noqa: F811
+    servers("platform")  # keys are introspected there
+    servers("identity")  # sessions are checked there (the session hop and the product decision)
+    return start_session_server("pages", DNS_NAMESERVERS=dns_server.address)
+
+
+@pytest.fixture
+async def pages(pages_server) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=pages_server.url, timeout=20) as client:
+        yield client
+
+
+@pytest.fixture
+def service() -> dict[str, str]:
+    return service_headers()
+
+
+@pytest.fixture
+async def account(make_account):  # noqa: F811
+    """An account whose key holds every pages and forms scope."""
+    return await make_account(scopes=ALL_SCOPES)
+
+
+@dataclass
+class Member:
+    tenant_id: str
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}", TENANT_HEADER: self.tenant_id}
+
+
+@pytest.fixture
+def member(http, servers):  # noqa: F811
+    """``await member("editor")``: a person with that role of the product ``paginas`` in a new account."""
+    servers("identity")
+
+    async def make(role: str, tenant: str | None = None) -> Member:
+        person = await make_person(http, f"pages-{role}")
+        tenant = tenant or new_tenant_id()
+        await grant(http, tenant, person.id, "paginas", role)
+        return Member(tenant, person.token)
+
+    return make
+
+
+async def new_page(pages: httpx.AsyncClient, headers: dict, slug: str = "promo", **fields) -> dict:
+    body = {"Title": "Black Friday", "Slug": slug,
+            "Blocks": [{"Type": "heading", "Text": "Up to 50% off", "Level": 1},
+                       {"Type": "text", "Text": "Only this week."}], **fields}
+    answer = await pages.post("/v1/paginas", headers=headers, json=body)
+    assert answer.status_code == 201, answer.text
+    return answer.json()["Pagina"]
