@@ -48,6 +48,10 @@ def _limit(request: Request, default: int, maximum: int) -> int:
     return _int_param(request, "limit", default=default, low=1, high=maximum)
 
 
+# PostgreSQL refuses an OFFSET past 64 bits; no list is that long, so a larger cursor is refused (422).
+MAX_OFFSET = 1_000_000_000
+
+
 @dataclass(frozen=True)
 class OffsetPage:
     offset: int
@@ -55,7 +59,7 @@ class OffsetPage:
 
     @classmethod
     def of(cls, request: Request, *, default_limit: int, max_limit: int) -> OffsetPage:
-        offset = _int_param(request, "cursor", default=0, low=0)
+        offset = _int_param(request, "cursor", default=0, low=0, high=MAX_OFFSET)
         return cls(offset, _limit(request, default_limit, max_limit))
 
     async def fetch(self, query: QuerySet) -> Page:

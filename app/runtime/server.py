@@ -1,13 +1,23 @@
-"""Builds the runtime app from the shared factory: health and meta (readiness per spec section B)."""
+"""Builds the runtime app from the shared factory: health and meta (readiness per spec section B),
+the public collection edge, and the /v1 surface of pixels, analytics and replay behind its gate."""
 
 from __future__ import annotations
 
 from sanic import Sanic
 
-from app.http import health
+from app.http import health, services
 from app.http.factory import build_app
+from app.runtime import gate
+from app.runtime.analytics.v1 import bp as analytics_v1
+from app.runtime.collect import public as collect
+from app.runtime.pixel.v1 import bp as pixels_v1
+from app.runtime.replay.v1 import bp as replay_v1
 from herald.systems import RUNTIME
 
 
 def build() -> Sanic:
-    return build_app(RUNTIME, [], readiness=health.strict())
+    app = build_app(RUNTIME, [collect.bp, pixels_v1, analytics_v1, replay_v1], readiness=health.strict())
+    services.install(app)
+    gate.install(app)
+    collect.install(app)
+    return app

@@ -1,1 +1,7 @@
 """Tortoise models of the runtime system (its own database and connection)."""
+
+from models.runtime.analytics import Event, HeatCell, Rollup
+from models.runtime.pixel import Pixel
+from models.runtime.replay import ReplayChunk, ReplaySession
+
+__all__ = ["Event", "HeatCell", "Pixel", "ReplayChunk", "ReplaySession", "Rollup"]

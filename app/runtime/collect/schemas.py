@@ -1,0 +1,100 @@
+"""Bodies of /collect and /replay (strict, PascalCase): what the pixel script sends.
+
+The script posts ``text/plain`` (a CORS-safelisted type, so no preflight is needed); the body is
+JSON whatever the Content-Type says.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import Field
+
+from app.http.bodies import Body
+
+SESSION = r"^[A-Za-z0-9_-]{8,40}$"
+MAX_COLLECT_BYTES = 64 * 1024
+MAX_REPLAY_BYTES = 2 * 1024 * 1024 - 1024  # under the app's request cap
+MAX_EVENTS = 50
+MAX_REPLAY_EVENTS = 2000
+
+PropValue = Union[str, int, float, bool, None]
+
+
+class CollectEvent(Body):
+    type: Literal["pageview", "click", "scroll", "custom"]
+    url: str = Field(min_length=1, max_length=2048)
+    page: str = Field("", max_length=512)
+    variant: str = Field("", max_length=40)
+    referrer: str = Field("", max_length=2048)
+    time: int | None = Field(None, ge=0, le=2**53)
+    width: int | None = Field(None, ge=0, le=100_000)
+    new: bool = False
+    x: float | None = Field(None, ge=0, le=100)
+    y: float | None = Field(None, ge=0, le=100)
+    depth: int | None = Field(None, ge=0, le=100)
+    name: str = Field("", max_length=100)
+    props: dict[str, PropValue] = Field(default_factory=dict, max_length=20)
+
+
+class CollectBatch(Body):
+    session: str = Field(pattern=SESSION)
+    events: list[CollectEvent] = Field(min_length=1, max_length=MAX_EVENTS)
+
+
+# The replay body is read without the depth check of strict bodies (a page's DOM snapshot is deep):
+# only its envelope is checked; each recorder event must be an object with a numeric type and timestamp.
+REPLAY_SCHEMA = {
+    "type": "object", "required": ["Session", "Events"], "additionalProperties": False,
+    "properties": {
+        "Session": {"type": "string", "pattern": SESSION},
+        "Page": {"type": "string", "maxLength": 512},
+        "Events": {"type": "array", "minItems": 1, "maxItems": MAX_REPLAY_EVENTS,
+                   "items": {"type": "object", "required": ["type", "timestamp"],
+                             "properties": {"type": {"type": "integer"}, "timestamp": {"type": "integer"}}}},
+    },
+}
+
+
+def parse_replay(raw: bytes) -> dict:
+    """The replay body as :data:`REPLAY_SCHEMA` describes it, or 400 naming what is wrong. Deep
+    nesting is allowed up to what the parser takes (a RecursionError is a 400, never a 500); a NUL
+    character is refused (PostgreSQL's jsonb cannot hold one)."""
+    import json
+    import re
+
+    from app.http import errors
+    from app.http.bodies import holds_nul
+
+    if len(raw) > MAX_REPLAY_BYTES:
+        raise errors.PayloadTooLarge(MAX_REPLAY_BYTES)
+    if not raw.strip():
+        raise errors.ValidationError("A JSON object is required as the request body.", details={"body": "required"})
+    if holds_nul(raw):
+        raise errors.ValidationError("The request body holds a NUL character.", details={"body": "holds a NUL"})
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise errors.InvalidJson(f"The request body is not valid JSON: {exc}.") from None
+    except RecursionError:
+        raise errors.ValidationError("The request body is nested too deeply.", details={"body": "too deep"}) from None
+    if not isinstance(body, dict):
+        raise errors.ValidationError("The request body must be a JSON object.", details={"body": "must be an object"})
+    unknown = sorted(set(body) - {"Session", "Page", "Events"})
+    if unknown:
+        raise errors.ValidationError(f"Unknown field {unknown[0]!r} in the request body.",
+                                     details={name: "unknown field" for name in unknown})
+    session, page, events = body.get("Session"), body.get("Page", ""), body.get("Events")
+    problems: dict[str, str] = {}
+    if not isinstance(session, str) or not re.fullmatch(SESSION[1:-1], session):
+        problems["Session"] = "8 to 40 of A-Z a-z 0-9 _ -"
+    if not isinstance(page, str) or len(page) > 512:
+        problems["Page"] = "a string of at most 512 characters"
+    if not isinstance(events, list) or not 1 <= len(events) <= MAX_REPLAY_EVENTS:
+        problems["Events"] = f"an array of 1 to {MAX_REPLAY_EVENTS} recorder events"
+    elif not all(isinstance(event, dict) and type(event.get("type")) is int and type(event.get("timestamp")) is int
+                 and 0 <= event["timestamp"] < 2**53 for event in events):
+        problems["Events"] = "each event an object with integer type and timestamp"
+    if problems:
+        raise errors.ValidationError("The replay batch is not valid: " + ", ".join(problems) + ".", details=problems)
+    return body

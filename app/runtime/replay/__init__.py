@@ -1,0 +1,1 @@
+"""Session replays (``/v1/replay/*``): recorded sessions and their recorder events."""

@@ -1,0 +1,127 @@
+from tortoise import migrations
+from tortoise.migrations import operations as ops
+from orjson import loads
+from tortoise.fields.data import JSON_DUMPS
+from tortoise import fields
+from tortoise.indexes import Index
+
+class Migration(migrations.Migration):
+    initial = True
+
+    operations = [
+        ops.CreateModel(
+            name='Event',
+            fields=[
+                ('id', fields.BigIntField(generated=True, primary_key=True, unique=True, db_index=True)),
+                ('stream_id', fields.CharField(max_length=40)),
+                ('position', fields.SmallIntField()),
+                ('tenant', fields.CharField(max_length=64)),
+                ('pixel_id', fields.CharField(max_length=40)),
+                ('session', fields.CharField(max_length=40)),
+                ('type', fields.CharField(max_length=16)),
+                ('page', fields.CharField(max_length=512)),
+                ('path', fields.CharField(max_length=512)),
+                ('variant', fields.CharField(max_length=40)),
+                ('x', fields.FloatField(null=True)),
+                ('y', fields.FloatField(null=True)),
+                ('depth', fields.SmallIntField(null=True)),
+                ('name', fields.CharField(max_length=100)),
+                ('props', fields.JSONField(default=dict, encoder=JSON_DUMPS, decoder=loads)),
+                ('source', fields.CharField(max_length=253)),
+                ('device', fields.CharField(max_length=16)),
+                ('browser', fields.CharField(max_length=16)),
+                ('country', fields.CharField(max_length=2)),
+                ('traffic', fields.CharField(max_length=8)),
+                ('reason', fields.CharField(null=True, max_length=64)),
+                ('new_session', fields.BooleanField(default=False)),
+                ('occurred_at', fields.DatetimeField(auto_now=False, auto_now_add=False)),
+                ('received_at', fields.DatetimeField(auto_now=False, auto_now_add=False)),
+            ],
+            options={'table': 'analytics_events', 'app': 'runtime', 'unique_together': (('stream_id', 'position'),), 'indexes': [Index(fields=['tenant', 'received_at']), Index(fields=['tenant', 'session', 'received_at']), Index(fields=['tenant', 'page', 'received_at'])], 'pk_attr': 'id'},
+            bases=['Model'],
+        ),
+        ops.CreateModel(
+            name='HeatCell',
+            fields=[
+                ('id', fields.BigIntField(generated=True, primary_key=True, unique=True, db_index=True)),
+                ('tenant', fields.CharField(max_length=64)),
+                ('pixel_id', fields.CharField(max_length=40)),
+                ('page', fields.CharField(max_length=512)),
+                ('variant', fields.CharField(max_length=40)),
+                ('kind', fields.CharField(max_length=8)),
+                ('x', fields.SmallIntField()),
+                ('y', fields.SmallIntField()),
+                ('count', fields.BigIntField(default=0)),
+            ],
+            options={'table': 'analytics_heat_cells', 'app': 'runtime', 'unique_together': (('tenant', 'page', 'variant', 'kind', 'pixel_id', 'x', 'y'),), 'pk_attr': 'id'},
+            bases=['Model'],
+        ),
+        ops.CreateModel(
+            name='Pixel',
+            fields=[
+                ('id', fields.BigIntField(generated=True, primary_key=True, unique=True, db_index=True)),
+                ('public_id', fields.CharField(unique=True, max_length=40)),
+                ('tenant', fields.CharField(max_length=64)),
+                ('name', fields.CharField(max_length=200)),
+                ('site', fields.CharField(max_length=253)),
+                ('replay', fields.BooleanField(default=False)),
+                ('enabled', fields.BooleanField(default=True)),
+                ('key_version', fields.IntField(default=1)),
+                ('created_at', fields.DatetimeField(auto_now=False, auto_now_add=True)),
+                ('updated_at', fields.DatetimeField(auto_now=True, auto_now_add=False)),
+            ],
+            options={'table': 'pixels', 'app': 'runtime', 'indexes': [Index(fields=['tenant', 'created_at'])], 'pk_attr': 'id'},
+            bases=['Model'],
+        ),
+        ops.CreateModel(
+            name='ReplayChunk',
+            fields=[
+                ('id', fields.BigIntField(generated=True, primary_key=True, unique=True, db_index=True)),
+                ('stream_id', fields.CharField(unique=True, max_length=40)),
+                ('tenant', fields.CharField(max_length=64)),
+                ('session', fields.CharField(max_length=40)),
+                ('events', fields.JSONField(encoder=JSON_DUMPS, decoder=loads)),
+                ('count', fields.IntField()),
+                ('received_at', fields.DatetimeField(auto_now=False, auto_now_add=False)),
+            ],
+            options={'table': 'replay_chunks', 'app': 'runtime', 'indexes': [Index(fields=['tenant', 'session', 'stream_id'])], 'pk_attr': 'id'},
+            bases=['Model'],
+        ),
+        ops.CreateModel(
+            name='ReplaySession',
+            fields=[
+                ('id', fields.BigIntField(generated=True, primary_key=True, unique=True, db_index=True)),
+                ('tenant', fields.CharField(max_length=64)),
+                ('session', fields.CharField(max_length=40)),
+                ('pixel_id', fields.CharField(max_length=40)),
+                ('page', fields.CharField(max_length=512)),
+                ('started_at', fields.DatetimeField(auto_now=False, auto_now_add=False)),
+                ('last_at', fields.DatetimeField(auto_now=False, auto_now_add=False)),
+                ('chunks', fields.IntField(default=0)),
+                ('events', fields.IntField(default=0)),
+                ('bytes', fields.BigIntField(default=0)),
+            ],
+            options={'table': 'replay_sessions', 'app': 'runtime', 'unique_together': (('tenant', 'session'),), 'indexes': [Index(fields=['tenant', 'last_at'])], 'pk_attr': 'id'},
+            bases=['Model'],
+        ),
+        ops.CreateModel(
+            name='Rollup',
+            fields=[
+                ('id', fields.BigIntField(generated=True, primary_key=True, unique=True, db_index=True)),
+                ('tenant', fields.CharField(max_length=64)),
+                ('pixel_id', fields.CharField(max_length=40)),
+                ('page', fields.CharField(max_length=512)),
+                ('hour', fields.DatetimeField(auto_now=False, auto_now_add=False)),
+                ('dimension', fields.CharField(max_length=16)),
+                ('value', fields.CharField(max_length=253)),
+                ('events', fields.BigIntField(default=0)),
+                ('pageviews', fields.BigIntField(default=0)),
+                ('sessions', fields.BigIntField(default=0)),
+                ('clicks', fields.BigIntField(default=0)),
+                ('scrolls', fields.BigIntField(default=0)),
+                ('custom', fields.BigIntField(default=0)),
+            ],
+            options={'table': 'analytics_rollups', 'app': 'runtime', 'unique_together': (('tenant', 'dimension', 'hour', 'pixel_id', 'page', 'value'),), 'pk_attr': 'id'},
+            bases=['Model'],
+        ),
+    ]

@@ -1,0 +1,345 @@
+"""The stream consumer of the runtime: ``herald consume`` (``python -m tasks.runtime_stream``).
+
+A long-running loop of the worker role (``herald up`` starts it next to the Dramatiq workers; run
+as many as you like, each is one consumer of the group). It reads the collection streams
+(models/runtime/stream.py) in batches through the consumer group, checks each entry's credential
+against the pixels table (rotated, disabled or unknown: kept only as filtered traffic, reason
+``credential``), classes traffic (bots by user agent, reason kept), and writes events, rollups and
+heat cells (models/runtime/analytics.py) or replay batches (models/runtime/replay.py) with
+multi-row inserts in one transaction. Entries are acknowledged only after the commit; entries a
+dead consumer left pending are claimed again with XAUTOCLAIM once idle for ``--claim-idle-ms``; the
+writes are unique per stream entry, so an entry written and then replayed counts once.
+
+After each commit the account's live events go to its history stream and pub/sub channel (the
+SSE of app/runtime/analytics/live.py). Every few seconds the streams are trimmed to what the group
+has acknowledged; every hour, raw events and replays past retention are deleted.
+
+A batch that fails to write is retried entry by entry: an entry that fails alone with a data error
+is poison (kept in the dead stream, acknowledged, logged); a connection error means the database is
+away, and nothing more is acknowledged (the rest is claimed again later).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import secrets
+import signal
+import socket
+import time
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import redis.asyncio as aioredis
+from tortoise import Tortoise
+from tortoise.transactions import in_transaction
+
+from herald.errors import exit_on_config_error
+from herald.observability import configure_logging, init_sentry
+from herald.settings import get_settings
+from herald.systems import RUNTIME
+from models import tortoise_config
+from models.runtime import analytics, replay, traffic
+from models.runtime.pixel import Pixel
+from models.runtime.stream import (DEAD_STREAM, EVENTS_STREAM, FIELD, GROUP, LIVE_HISTORY_MAXLEN, REPLAY_STREAM,
+                                   live_channel, live_history)
+
+log = logging.getLogger("herald.runtime.consumer")
+
+STREAMS = (EVENTS_STREAM, REPLAY_STREAM)
+TRIM_SECONDS = 5.0
+RETENTION_SECONDS = 3600.0
+REFUSED = "refused"
+LIVE_TYPES = ("pageview", "click", "custom")
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _moment(epoch_ms: Any, fallback: datetime) -> datetime:
+    if isinstance(epoch_ms, int) and not isinstance(epoch_ms, bool):
+        moment = datetime.fromtimestamp(epoch_ms / 1000, timezone.utc)
+        if abs(moment - fallback) < timedelta(days=1):
+            return moment
+    return fallback
+
+
+class Consumer:
+    def __init__(self, redis: aioredis.Redis, name: str | None = None, *, batch: int = 500, block_ms: int = 2000,
+                 claim_idle_ms: int = 60_000):
+        self.redis = redis
+        self.name = name or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.batch = batch
+        self.block_ms = block_ms
+        self.claim_idle_ms = claim_idle_ms
+
+    async def ensure_groups(self) -> None:
+        for stream in STREAMS:
+            try:
+                await self.redis.xgroup_create(stream, GROUP, id="0", mkstream=True)
+            except aioredis.ResponseError as error:
+                if "BUSYGROUP" not in str(error):
+                    raise
+
+    async def run(self, stop: asyncio.Event) -> None:
+        claim_at = trim_at = retention_at = 0.0
+        ready = False
+        log.info("consumer %s started (batch %d, claim after %d ms idle)", self.name, self.batch, self.claim_idle_ms)
+        while not stop.is_set():
+            try:
+                if not ready:
+                    await self.ensure_groups()
+                    ready = True
+                now = time.monotonic()
+                if now >= claim_at:
+                    for stream in STREAMS:
+                        await self.claim(stream)
+                    claim_at = now + max(self.claim_idle_ms / 1000 / 2, 0.5)
+                read = await self.redis.xreadgroup(GROUP, self.name, {stream: ">" for stream in STREAMS},
+                                                   count=self.batch, block=self.block_ms)
+                for stream, entries in read or []:
+                    await self.handle(_text(stream), entries)
+                if time.monotonic() >= trim_at:
+                    await self.trim()
+                    trim_at = time.monotonic() + TRIM_SECONDS
+                if time.monotonic() >= retention_at:
+                    await self.retention()
+                    retention_at = time.monotonic() + RETENTION_SECONDS
+            except aioredis.ResponseError as error:
+                if "NOGROUP" in str(error):
+                    ready = False
+                else:
+                    log.exception("consumer: Redis refused a command")
+                await self._pause(stop)
+            except (aioredis.RedisError, OSError) as error:
+                log.warning("consumer: Redis unavailable (%s); retrying", type(error).__name__)
+                await self._pause(stop)
+            except DatabaseAway:
+                log.warning("consumer: the runtime database is away; the batch stays pending")
+                await self._pause(stop)
+        log.info("consumer %s stopped", self.name)
+
+    async def _pause(self, stop: asyncio.Event) -> None:
+        try:
+            await asyncio.wait_for(stop.wait(), 1.0)
+        except asyncio.TimeoutError:
+            pass
+
+    async def claim(self, stream: str) -> None:
+        """Entries another consumer (or this one, before a failure) read and never acknowledged."""
+        start = "0-0"
+        for _ in range(100):
+            answer = await self.redis.xautoclaim(stream, GROUP, self.name, min_idle_time=self.claim_idle_ms,
+                                                 start_id=start, count=self.batch)
+            start, entries = _text(answer[0]), answer[1]
+            deleted = answer[2] if len(answer) > 2 else []
+            if deleted:
+                await self.redis.xack(stream, GROUP, *deleted)
+            live = [(entry_id, fields) for entry_id, fields in entries if fields]
+            if live:
+                log.info("consumer %s claimed %d pending entries of %s", self.name, len(live), stream)
+                await self.handle(stream, live)
+            if start == "0-0":
+                return
+
+    async def handle(self, stream: str, entries: list) -> None:
+        decoded: list[tuple[str, dict[str, Any] | None]] = []
+        for entry_id, fields in entries:
+            raw = fields.get(FIELD.encode()) if FIELD.encode() in fields else fields.get(FIELD)
+            try:
+                decoded.append((_text(entry_id), json.loads(raw)))
+            except (TypeError, ValueError):
+                decoded.append((_text(entry_id), None))
+        poison = [entry_id for entry_id, body in decoded if not isinstance(body, dict)]
+        good = [(entry_id, body) for entry_id, body in decoded if isinstance(body, dict)]
+        written: list[str] = []
+        live: list[tuple[str, dict]] = []
+        try:
+            written, live = await self.write(stream, good)
+        except Exception:  # noqa: BLE001 - which entry is at fault is found below, one by one
+            log.warning("consumer: a batch of %d entries failed; writing them one by one", len(good), exc_info=True)
+            for entry in good:
+                try:
+                    done, shown = await self.write(stream, [entry])
+                    written += done
+                    live += shown
+                except Exception as error:  # noqa: BLE001
+                    if _is_outage(error):
+                        raise DatabaseAway() from error
+                    poison.append(entry[0])
+        if poison:
+            await self.bury(stream, poison, entries)
+        await self.redis.xack(stream, GROUP, *written, *poison)
+        if live:
+            await self.publish_live(live)
+
+    async def bury(self, stream: str, poison: list[str], entries: list) -> None:
+        by_id = {_text(entry_id): fields for entry_id, fields in entries}
+        log.error("consumer: %d entries of %s could not be written; kept in %s", len(poison), stream, DEAD_STREAM)
+        pipe = self.redis.pipeline(transaction=False)
+        for entry_id in poison:
+            raw = by_id.get(entry_id, {})
+            value = raw.get(FIELD.encode()) if FIELD.encode() in raw else raw.get(FIELD, b"")
+            pipe.xadd(DEAD_STREAM, {"stream": stream, "id": entry_id, FIELD: value or b""}, maxlen=10_000,
+                      approximate=True)
+        await pipe.execute()
+
+    async def write(self, stream: str, entries: list[tuple[str, dict]]) -> tuple[list[str], list[tuple[str, dict]]]:
+        if not entries:
+            return [], []
+        async with in_transaction(RUNTIME.name) as conn:
+            ids = {str(body.get("p")) for _, body in entries}
+            pixels = {row.public_id: row for row in await Pixel.filter(public_id__in=ids).using_db(conn)}
+            if stream == REPLAY_STREAM:
+                await replay.record_chunks(conn, [row for row in (self._chunk(entry_id, body, pixels)
+                                                                  for entry_id, body in entries) if row])
+                return [entry_id for entry_id, _ in entries], []
+            rows: list[analytics.EventRow] = []
+            for entry_id, body in entries:
+                rows += self._events(entry_id, body, pixels)
+            await analytics.record_events(conn, rows)
+        live = [(row.tenant, {"Type": row.type, "Page": row.page, "Session": row.session, "Source": row.source,
+                              "Device": row.device, "Country": row.country or None,
+                              "At": row.received_at.isoformat().replace("+00:00", "Z")})
+                for row in rows if row.traffic == analytics.HUMAN and row.type in LIVE_TYPES]
+        return [entry_id for entry_id, _ in entries], live
+
+    @staticmethod
+    def _admitted(body: dict, pixels: dict[str, Pixel], *, replay_needed: bool = False) -> Pixel | None:
+        pixel = pixels.get(str(body.get("p")))
+        if pixel is None or not pixel.enabled or pixel.tenant != body.get("t") or pixel.key_version != body.get("k"):
+            return None
+        if replay_needed and not pixel.replay:
+            return None
+        return pixel
+
+    def _chunk(self, entry_id: str, body: dict, pixels: dict[str, Pixel]) -> replay.ChunkRow | None:
+        if self._admitted(body, pixels, replay_needed=True) is None or not isinstance(body.get("ev"), list):
+            return None
+        received = _moment(body.get("at"), datetime.now(timezone.utc))
+        return replay.ChunkRow(stream_id=entry_id, tenant=str(body["t"]), session=str(body.get("s", ""))[:40],
+                               pixel_id=str(body["p"]), page=str(body.get("page", ""))[:512],
+                               events=json.dumps(body["ev"], separators=(",", ":")), count=len(body["ev"]),
+                               received_at=received)
+
+    def _events(self, entry_id: str, body: dict, pixels: dict[str, Pixel]) -> list[analytics.EventRow]:
+        pixel = self._admitted(body, pixels)
+        received = _moment(body.get("at"), datetime.now(timezone.utc))
+        user_agent = str(body.get("ua", ""))
+        if pixel is None:
+            klass, reason = REFUSED, "credential"
+        else:
+            bot = traffic.bot_reason(user_agent)
+            klass, reason = (analytics.BOT, bot) if bot else (analytics.HUMAN, None)
+        site = pixel.site if pixel else ""
+        rows = []
+        for position, event in enumerate(body.get("ev") or []):
+            if not isinstance(event, dict) or event.get("type") not in analytics.EVENT_TYPES:
+                continue
+            width = event.get("w") if isinstance(event.get("w"), int) else None
+            rows.append(analytics.EventRow(
+                stream_id=entry_id, position=position, tenant=str(body.get("t", ""))[:64],
+                pixel_id=str(body.get("p", ""))[:40], session=str(body.get("s", ""))[:40], type=event["type"],
+                page=str(event.get("page") or "/")[:512], path=str(event.get("path") or "/")[:512],
+                variant=str(event.get("variant") or "")[:40], x=event.get("x"), y=event.get("y"),
+                depth=event.get("depth"), name=str(event.get("name") or "")[:100], props=event.get("props") or {},
+                source=traffic.source(event.get("ref"), site)[:253] if event["type"] == "pageview" else "",
+                device=traffic.device(user_agent, width), browser=traffic.browser(user_agent),
+                country=str(body.get("cc") or "")[:2], traffic=klass, reason=reason,
+                new_session=bool(event.get("new")), occurred_at=_moment(event.get("ts"), received),
+                received_at=received))
+        return rows
+
+    async def publish_live(self, live: list[tuple[str, dict]]) -> None:
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            payloads = []
+            for tenant, event in live:
+                data = json.dumps(event, separators=(",", ":"))
+                payloads.append((tenant, data))
+                pipe.xadd(live_history(tenant), {"d": data}, maxlen=LIVE_HISTORY_MAXLEN, approximate=True)
+            ids = await pipe.execute()
+            pipe = self.redis.pipeline(transaction=False)
+            for (tenant, data), entry_id in zip(payloads, ids):
+                pipe.publish(live_channel(tenant), f"{_text(entry_id)}\n{data}")
+                pipe.expire(live_history(tenant), 86_400)
+            await pipe.execute()
+        except (aioredis.RedisError, OSError) as error:  # the events are written; only the live view misses them
+            log.warning("consumer: live fan-out failed (%s)", type(error).__name__)
+
+    async def trim(self) -> None:
+        """Drop what the group has acknowledged, so the stream's length is its backlog."""
+        for stream in STREAMS:
+            pending = await self.redis.xpending(stream, GROUP)
+            if pending.get("pending"):
+                floor = _text(pending["min"])
+            else:
+                groups = [group for group in await self.redis.xinfo_groups(stream) if _text(group["name"]) == GROUP]
+                if not groups:
+                    continue
+                floor = _text(groups[0]["last-delivered-id"])
+                if floor == "0-0":
+                    continue
+            await self.redis.xtrim(stream, minid=floor, approximate=True)
+
+    async def retention(self) -> None:
+        now = datetime.now(timezone.utc)
+        try:
+            async with in_transaction(RUNTIME.name) as conn:
+                events = await analytics.delete_events_older_than(
+                    conn, now - timedelta(days=analytics.EVENT_RETENTION_DAYS))
+            async with in_transaction(RUNTIME.name) as conn:
+                replays = await replay.delete_older_than(conn, now - timedelta(days=replay.REPLAY_RETENTION_DAYS))
+            if events or replays:
+                log.info("retention: %d events and %d replay batches deleted", events, replays)
+        except Exception:  # noqa: BLE001 - retried next hour; never stops the consumer
+            log.exception("retention failed")
+
+
+def _is_outage(error: BaseException) -> bool:
+    """Whether a failed write means the database is away (retry later) rather than bad data."""
+    seen: BaseException | None = error
+    while seen is not None:
+        name = type(seen).__name__.lower()
+        if isinstance(seen, (OSError, ConnectionError, asyncio.TimeoutError)) or "connection" in name \
+                or name in ("interfaceerror", "cannotconnectnowerror", "adminshutdownerror"):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+class DatabaseAway(Exception):
+    """Every entry of a batch failed to write: the database, not the data."""
+
+
+async def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="herald consume")
+    parser.add_argument("--batch", type=int, default=500)
+    parser.add_argument("--claim-idle-ms", type=int, default=60_000)
+    parser.add_argument("--block-ms", type=int, default=2000)
+    args = parser.parse_args(argv)
+    with exit_on_config_error():
+        settings = get_settings()
+        redis_url = settings.require_redis_url()
+        config = tortoise_config(settings, [RUNTIME.name], pool_max=4)
+    configure_logging(settings)
+    init_sentry(settings)
+    await Tortoise.init(config=config, _enable_global_fallback=True)
+    redis = aioredis.from_url(redis_url, socket_timeout=max(5, args.block_ms / 1000 + 3), socket_connect_timeout=5)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await Consumer(redis, batch=args.batch, block_ms=args.block_ms, claim_idle_ms=args.claim_idle_ms).run(stop)
+    finally:
+        await redis.aclose()
+        await Tortoise.close_connections()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

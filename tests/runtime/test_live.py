@@ -1,0 +1,96 @@
+"""The live stream (Server-Sent Events through Redis pub/sub) against the running runtime and a
+stream consumer: visits arrive as ``visit`` events with ids, a reconnect with ``Last-Event-ID``
+resumes after what was seen, heartbeats keep it open, and an account holds a capped number."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+
+from tests.runtime.conftest import BROWSER, make_pixel, visit
+
+STREAM = "/v1/analytics/live/stream"
+
+
+@pytest.fixture(autouse=True)
+def running_consumer(consumer):
+    return consumer
+
+
+async def _frames(response: httpx.Response, wanted: int, seconds: float = 30) -> list[dict]:
+    """The next ``wanted`` visit frames (id and data) of an open stream."""
+    frames, current = [], {}
+
+    async def read() -> None:
+        async for line in response.aiter_lines():
+            if line.startswith("id: "):
+                current["id"] = line[4:]
+            elif line.startswith("data: "):
+                current["data"] = json.loads(line[6:])
+            elif line == "" and "data" in current:
+                frames.append(dict(current))
+                current.clear()
+                if len(frames) == wanted:
+                    return
+
+    await asyncio.wait_for(read(), seconds)
+    return frames
+
+
+async def _visit(runtime, credential: str, path: str, session: str) -> None:
+    answer = await runtime.post("/collect", params={"k": credential}, headers={"User-Agent": BROWSER},
+                                json=visit(f"https://shop.example.com{path}", {"Type": "pageview", "New": True},
+                                           session=session))
+    assert answer.status_code == 204
+
+
+async def test_visits_stream_live_and_a_reconnect_resumes_after_the_last_id(runtime, account):
+    pixel = await make_pixel(runtime, account)
+    headers = account.headers(account.reader)
+    async with runtime.stream("GET", STREAM, headers=headers) as response:
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+        await asyncio.sleep(0.3)  # subscribed before the visit is written
+        await _visit(runtime, pixel["Credential"], "/first", "sess-live-0001")
+        [first] = await _frames(response, 1)
+    assert first["data"]["Page"] == "/first" and first["data"]["Session"] == "sess-live-0001"
+
+    await _visit(runtime, pixel["Credential"], "/second", "sess-live-0002")
+    await _visit(runtime, pixel["Credential"], "/third", "sess-live-0003")
+    async with runtime.stream("GET", STREAM, headers={**headers, "Last-Event-ID": first["id"]}) as response:
+        frames = await _frames(response, 2)
+    assert [frame["data"]["Page"] for frame in frames] == ["/second", "/third"]
+
+
+async def test_heartbeats_and_a_cap_on_open_streams_per_account(start_server, account, runtime):
+    server = start_server("runtime", RUNTIME_SSE_HEARTBEAT_SECONDS="1", RUNTIME_LIVE_STREAMS="1")
+    headers = account.headers(account.reader)
+    async with httpx.AsyncClient(base_url=server.url, timeout=20) as client:
+        async with client.stream("GET", STREAM, headers=headers) as first:
+            assert first.status_code == 200
+            # One iterator for the stream's life: an abandoned one is finalized, and closes the connection.
+            lines = first.aiter_lines()
+
+            async def until_ping() -> None:
+                while await lines.__anext__() != ": ping":
+                    pass
+
+            await asyncio.wait_for(until_ping(), 10)
+            second = await asyncio.wait_for(client.get(STREAM, headers=headers), 10)
+            assert second.status_code == 429 and second.headers["retry-after"]
+            anonymous = await client.get(STREAM, headers={"X-Service-Tenant": account.tenant})
+            assert anonymous.status_code == 401
+            await asyncio.wait_for(until_ping(), 10)  # still open: the heartbeats go on
+
+        async def reopened() -> bool:
+            async with client.stream("GET", STREAM, headers=headers) as again:
+                return again.status_code == 200
+
+        for _ in range(50):  # the closed stream's place is given back once the server sees it gone
+            if await reopened():
+                break
+            await asyncio.sleep(0.2)
+        else:
+            raise AssertionError("the closed stream's place was never given back")
