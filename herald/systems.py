@@ -42,7 +42,7 @@ CRM = System(
     8002,
     (
         "/v1/alertas", "/v1/configuracoes/retencao", "/v1/contatos", "/v1/destinos", "/v1/integracoes-de-conversao",
-        "/v1/jornadas", "/v1/segmentos", "/v1/uso",
+        "/v1/jornadas", "/v1/segmentos", "/v1/uso", "/v1/listas",
     ),
 )
 PAGES = System(
@@ -52,7 +52,7 @@ PAGES = System(
     (
         "/v1/configuracoes/marca", "/v1/dominios", "/v1/formularios", "/v1/ia/", "/v1/midias", "/v1/public/midias",
         "/v1/paginas", "/v1/redirects", "/internal/v1/formularios", "/internal/v1/paginas", "/internal/v1/redirects",
-        "/internal/v1/tls",
+        "/internal/v1/tls", "/tls/ask",
     ),
 )
 RUNTIME = System(
