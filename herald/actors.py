@@ -24,6 +24,7 @@ class Queue(StrEnum):
     DNS = "dns"
     MAINTENANCE = "maintenance"
     IDENTITY_MAIL = "identity_mail"
+    CRM = "crm"
 
 
 # Idle workers wait on this Redis channel (tasks/wake.py); a relay publishes a queue's name there
@@ -46,6 +47,10 @@ class Actor:
     WEBHOOK_DELIVER = ActorRef("webhooks.deliver", Queue.WEBHOOKS, "platform")
     DOMAIN_VERIFY = ActorRef("domains.verify", Queue.DNS, "platform")
     IDENTITY_MAIL_SEND = ActorRef("identity_mail.send", Queue.IDENTITY_MAIL, "identity")
+    CRM_RETENTION_ANONYMIZE = ActorRef("crm_retention.anonymize", Queue.CRM, "crm")
+    PAGES_DOMAIN_VERIFY = ActorRef("pages_domains.verify", Queue.DNS, "pages")
+    PAGES_EXPERIMENT_EVALUATE = ActorRef("pages_experiments.evaluate", Queue.MAINTENANCE, "pages")
+    PLATFORM_ALERT_NOTIFY = ActorRef("platform_alerts.notify", Queue.MAINTENANCE, "platform")
 
     @classmethod
     def all(cls) -> list[ActorRef]:

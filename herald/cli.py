@@ -6,7 +6,8 @@
     herald serve SYSTEM           one HTTP system (production role)
     herald worker                 the Dramatiq workers (production role)
     herald scheduler              the scheduler and outbox relay (production role)
-    herald tenant ... / key ...   operator commands (see herald/admin.py)
+    herald consume                the runtime's analytics stream consumer (worker role)
+    herald tenant ... / key ... / flags ... / staff ...   operator commands (see herald/admin.py)
 
 Every command but ``up`` run without a database in its environment uses the stack that
 ``herald up`` is running under ./var/ (herald/stack.py), or says that none is running.
@@ -57,6 +58,11 @@ def worker_argv(processes: int, threads: int, queues: list[str] | None = None) -
 
 def scheduler_argv() -> list[str]:
     return [sys.executable, "-m", "schedules"]
+
+
+def consume_argv(extra: list[str] | None = None) -> list[str]:
+    """The runtime's stream consumer (worker role; tasks/runtime_stream.py)."""
+    return [sys.executable, "-m", "tasks.runtime_stream", *(extra or [])]
 
 
 def cmd_up(args: argparse.Namespace) -> int:
@@ -115,6 +121,11 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
     os.execv(argv[0], argv)
 
 
+def cmd_consume(args: argparse.Namespace) -> int:
+    argv = consume_argv(["--batch", str(args.batch), "--claim-idle-ms", str(args.claim_idle_ms)])
+    os.execv(argv[0], argv)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="herald", description="Herald messaging platform")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -147,6 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     scheduler = commands.add_parser("scheduler", help="run the scheduler and outbox relay")
     scheduler.set_defaults(func=cmd_scheduler)
+
+    consume = commands.add_parser("consume", help="run the runtime's analytics stream consumer (worker role)")
+    consume.add_argument("--batch", type=int, default=500)
+    consume.add_argument("--claim-idle-ms", type=int, default=60_000)
+    consume.set_defaults(func=cmd_consume)
 
     from herald import admin
 

@@ -65,6 +65,10 @@ class Settings:
     relay_systems: tuple[str, ...] = ()
     # Connections each process may open to a system's database (PostgreSQL's own limit is shared).
     database_pool_max: int = 20
+    # The runtime's live stream (docs/runtime.md): seconds between SSE heartbeats, and how many
+    # streams one account may hold open at once.
+    runtime_sse_heartbeat_seconds: int = 15
+    runtime_live_streams: int = 5
     # Requests per minute one client address may make to the identity server's auth endpoints.
     auth_ip_limit: int = 1000
     # Sign-ups, and separately e-mail changes, one client address may make per hour (identity server).
@@ -78,6 +82,10 @@ class Settings:
     # Origins (scheme://host[:port]) besides PLATFORM_URL's whose cookie-authenticated writes the
     # dashboard surface accepts (docs/dashboard.md, CSRF).
     dashboard_origins: tuple[str, ...] = ()
+    # AI page generation (docs/pages.md): an OpenAI-compatible chat API; no base URL, no generation (503).
+    ai_base_url: str | None = None
+    ai_api_key: str | None = None
+    ai_model: str = "gpt-4o-mini"
 
     def worker_env(self) -> dict[str, str]:
         """Environment of a `dramatiq` worker process. Dramatiq reads these at import, and its
@@ -259,7 +267,12 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         identity_mail_key=text("IDENTITY_MAIL_KEY"),
         identity_mail_from=text("IDENTITY_MAIL_FROM"),
         dashboard_origins=_origins(env, "DASHBOARD_ORIGINS"),
+        ai_base_url=(text("AI_BASE_URL") or "").rstrip("/") or None,
+        ai_api_key=text("AI_API_KEY"),
+        ai_model=text("AI_MODEL") or "gpt-4o-mini",
         relay_systems=_systems(env, "RELAY_SYSTEMS"),
+        runtime_sse_heartbeat_seconds=_int(env, "RUNTIME_SSE_HEARTBEAT_SECONDS", 15, 1, 50),  # < RESPONSE_TIMEOUT
+        runtime_live_streams=_int(env, "RUNTIME_LIVE_STREAMS", 5, 1, 10_000),
     )
 
 

@@ -25,8 +25,11 @@ from models.outbox import wake_channel
 from schedules import housekeeping, reconciler  # noqa: F401  (they register their jobs)
 from schedules import dns  # noqa: F401
 from schedules import request_logs  # noqa: F401
+from schedules import blocklist, platform_alerts  # noqa: F401
 from schedules import webhooks  # noqa: F401
 from schedules import identity_mail  # noqa: F401
+from schedules import crm_retention  # noqa: F401
+from schedules import pages_domains, pages_experiments  # noqa: F401
 from schedules.jobs import JOBS
 from schedules.lease import RedisLease
 from schedules.relay import OutboxRelay

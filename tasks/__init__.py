@@ -8,3 +8,6 @@ from tasks import delivery  # noqa: E402,F401
 from tasks import dns  # noqa: E402,F401
 from tasks import webhooks  # noqa: E402,F401
 from tasks import identity_mail  # noqa: E402,F401
+from tasks import platform_alerts  # noqa: E402,F401
+from tasks import crm_retention  # noqa: E402,F401
+from tasks import pages_domains, pages_experiments  # noqa: E402,F401

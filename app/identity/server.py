@@ -15,6 +15,7 @@ from app.http.envelope import render
 from app.http.factory import MiB, build_app
 from app.http.ratelimit import RateLimiter
 from app.identity import errors, throttle
+from app.identity.address import v1 as address_v1
 from app.identity.authz import service as authz
 from app.identity.authz import v1 as authz_v1
 from app.identity.client import v1 as client_v1
@@ -23,19 +24,23 @@ from app.identity.oauth import v1 as oauth_v1
 from app.identity.passkey import v1 as passkey_v1
 from app.identity.password import service as passwords
 from app.identity.password import v1 as password_v1
+from app.identity.provisioning import internal as provisioning_internal
+from app.identity.reauth import v1 as reauth_v1
+from app.identity.security_event import v1 as security_event_v1
 from app.identity.session import v1 as session_v1
 from app.identity.session_token import v1 as session_token_v1
-from app.identity.verification import v1 as verification_v1
 from app.identity.signing_key import service as signing_keys
 from app.identity.signing_key import v1 as signing_key_v1
 from app.identity.twofactor import v1 as twofactor_v1
 from app.identity.user import v1 as user_v1
+from app.identity.verification import v1 as verification_v1
 from herald.systems import IDENTITY
 
 BODY_LIMIT = MiB
 BLUEPRINTS = (login_v1.bp, session_v1.bp, password_v1.bp, user_v1.bp, twofactor_v1.bp, passkey_v1.bp, oauth_v1.bp,
               client_v1.bp, authz_v1.bp, signing_key_v1.bp, session_token_v1.bp,
-              verification_v1.bp)
+              verification_v1.bp, address_v1.bp, reauth_v1.bp, security_event_v1.bp,
+              provisioning_internal.bp)
 log = logging.getLogger("herald.identity")
 
 

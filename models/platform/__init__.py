@@ -1,17 +1,33 @@
 """Tortoise models of the platform system (database ``herald_platform``)."""
 
+from models.platform.api_idempotency import ApiIdempotencyRecord
 from models.platform.api_key import ApiKey
+from models.platform.audit import AdminAudit
+from models.platform.blocklist import BlockEntry, BlockSuggestion
+from models.platform.datacenter_asn import DatacenterAsn
 from models.platform.device import Device
-from models.platform.domain import DomainCheck, SenderDomain, Suppression, WhatsappTemplate
+from models.platform.domain import DomainCheck, SenderDomain, Suppression
+from models.platform.flag import TenantFlag
 from models.platform.idempotency import IdempotencyRecord
+from models.platform.invitation import Invitation
+from models.platform.member import Membership
 from models.platform.message import Message, MessageEvent
 from models.platform.outbox import OutboxEntry
+from models.platform.platform_alert import PlatformAlertEvent, PlatformAlertRule
 from models.platform.provider_config import ProviderConfig
+from models.platform.registration import AccessRequest, DomainClaim
+from models.platform.report import ReportCounter, ReportDailyCounter
 from models.platform.request_log import RequestLog
+from models.platform.staff import StaffMember, SupportMarker
+from models.platform.support_session import SupportSession
+from models.platform.template import Template
 from models.platform.tenant import Tenant
 from models.platform.usage import UsageCounter
 from models.platform.webhook import WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent
 
 __all__ = ["ApiKey", "IdempotencyRecord", "Message", "MessageEvent", "OutboxEntry", "SenderDomain", "Suppression",
-           "Tenant", "UsageCounter", "WhatsappTemplate", "Device", "DomainCheck", "ProviderConfig", "RequestLog",
-           "WebhookAttempt", "WebhookDelivery", "WebhookEndpoint", "WebhookEvent"]
+           "Tenant", "UsageCounter", "Template", "ReportCounter", "ReportDailyCounter", "Device", "DomainCheck", "ProviderConfig", "RequestLog",
+           "WebhookAttempt", "WebhookDelivery", "WebhookEndpoint", "WebhookEvent", "ApiIdempotencyRecord", "TenantFlag",
+           "Invitation", "Membership", "AccessRequest", "DomainClaim", "SupportSession",
+           "AdminAudit", "BlockEntry", "BlockSuggestion", "DatacenterAsn", "StaffMember", "SupportMarker",
+           "PlatformAlertEvent", "PlatformAlertRule"]

@@ -475,7 +475,7 @@ KEY_IN_CLEAR = re.compile(r"(sk_master_|sk_live_|sk_test_|pk_live_)[0-9a-f]{8}")
 
 async def assert_nothing_in_clear() -> None:
     """Over the whole table: no API key, and no text of any message the platform holds (subjects and
-    bodies of 8 characters or more), appears in any stored column."""
+    bodies of 8 characters or more, of at least 4 different characters), appears in any stored column."""
     from tortoise import connections
 
     conn = connections.get("platform")
@@ -486,12 +486,11 @@ async def assert_nothing_in_clear() -> None:
     assert [row["id"] for row in rows if KEY_IN_CLEAR.search(row["t"] or "")] == []
     texts = {SECRET_SUBJECT, SECRET_TEXT, SMS_TEXT, "alice@example.com", "+5511987654321"}
     for message in await conn.execute_query_dict("SELECT subject, content::text AS content FROM messages"):
-        if message["subject"] and len(message["subject"]) >= 8:
-            texts.add(message["subject"])
         content = json.loads(message["content"] or "{}")
-        for name in ("Text", "Html", "Body", "Title"):
-            if isinstance(content.get(name), str) and len(content[name]) >= 8:
-                texts.add(content[name])
+        for text in (message["subject"], *(content.get(name) for name in ("Text", "Html", "Body", "Title"))):
+            # A text of one repeated character (a fuzzer's "0000...") says nothing when found: skip it.
+            if isinstance(text, str) and len(text) >= 8 and len(set(text)) >= 4:
+                texts.add(text)
     leaks = [(row["id"], text) for row in rows for text in texts if text in (row["t"] or "")]
     assert leaks == []
 
