@@ -232,6 +232,8 @@ async def test_a_support_session_is_read_only_until_ended_and_shows_in_the_trail
                                                for k, v in body.items()} if body is not None else None)
         assert answer.status_code == 403, (method, path, answer.text)
         assert answer.json()["Error"]["Code"] == "ImpersonationReadOnly"
+    trail_of_self = await dashboard.get("/api/me/eventos", headers=staff.auth)
+    assert trail_of_self.status_code == 403 and trail_of_self.json()["Error"]["Code"] == "SessaoNecessaria"
     assert (await dashboard.get(f"/api/admin/tenants/{tenant}", headers=staff.auth)).json()["Tenant"]["Status"] == \
         "active"
 
@@ -241,6 +243,7 @@ async def test_a_support_session_is_read_only_until_ended_and_shows_in_the_trail
     assert (await dashboard.post("/api/admin/impersonation/end", headers=staff.auth)).status_code == 404
     me = await dashboard.get("/api/admin/me", headers=staff.auth)
     assert me.json()["SupportSession"] is None
+    assert (await dashboard.get("/api/me/eventos", headers=staff.auth)).status_code == 200
     asn = await dashboard.post("/api/admin/datacenter-asn", headers=staff.auth, json={"Asn": 64512 + int(t, 16) % 1000})
     assert asn.status_code in (201, 409), asn.text  # writable again
 

@@ -84,20 +84,14 @@ async def test_rules_are_checked_and_hidden_from_non_staff(dashboard, identity):
     await PlatformAlertRule.filter(created_by=staff.id).delete()  # no later scheduler judges them
 
 
-async def test_a_firing_emails_staff_through_the_platform(dashboard, identity, make_account, services, servers,
-                                                          tmp_path):
-    """A worker and a scheduler of their own (with the key identity e-mail uses): the firing's job goes
-    through the outbox to the worker, which sends through /v1/emails/send into the sink."""
+async def test_a_firing_emails_staff_through_the_platform(dashboard, identity, make_account, services, pipeline):
+    """The session's worker and scheduler (their worker holds a mail key, as `herald up`'s does): the
+    firing's job goes through the outbox to the worker, which sends through /v1/emails/send into the
+    sink."""
     import asyncio
     import json
 
-    import redis
-
-    from models.platform.api_key import KeyKind
-    from tests.fixtures.harness import Process, Services
-
     staff = await signed_in_staff(identity, dashboard, "paged")
-    mailer = await make_account(scopes=("email:send",), kind=KeyKind.TEST)
     account = await make_account()
     name = f"Burst {uuid.uuid4().hex[:8]}"
     made = await dashboard.post("/api/admin/platform-alerts", headers=staff.auth, json={
@@ -105,16 +99,11 @@ async def test_a_firing_emails_staff_through_the_platform(dashboard, identity, m
     assert made.status_code == 201, made.text
     await count(account.tenant_id, "sent", 4)
     await count(account.tenant_id, "bounced", 4)
-
-    redis_url = Services._redis_database(services.redis_url)
-    env = {**services.env, "REDIS_URL": redis_url, "IDENTITY_MAIL_KEY": mailer.key,
-           "IDENTITY_MAIL_FROM": "alerts@sandbox.herald.test", "WORKER_THREADS": "2"}
-    roles = [Process(role, [role], env, tmp_path / "logs") for role in ("scheduler", "worker")]
     try:
         await evaluate_rules()  # the scheduler may have judged it first: either way one firing, one job
 
         def delivered() -> list[dict]:
-            folder = services.sink_dir / "email"
+            folder = pipeline / "email"
             found = [json.loads(path.read_text()) for path in folder.glob("*.json")] if folder.exists() else []
             return [r for r in found if r["To"] == staff.person.email and name in r["Subject"]]
 
@@ -137,11 +126,4 @@ async def test_a_firing_emails_staff_through_the_platform(dashboard, identity, m
             await asyncio.sleep(0.2)
         assert rows[0]["notified_at"] is not None
     finally:
-        for process in roles:
-            process.stop()
         await PlatformAlertRule.filter(created_by=staff.id).delete()
-        client = redis.Redis.from_url(redis_url)
-        try:
-            client.flushdb()
-        finally:
-            client.close()

@@ -19,6 +19,7 @@ from app.http.responses import no_content, reply
 from app.platform.me import service, views
 from app.platform.me.schemas import AddressBody, AuthAddressBody, ProfileBody, ReauthBody, StartBody
 from app.platform.session import gate
+from app.platform.session.errors import SessaoNecessaria
 from app.platform.session.api import identity
 
 bp = Blueprint("platform_dashboard_me")
@@ -110,10 +111,13 @@ async def reenviar(request: Request, email_id: str) -> HTTPResponse:
 
 
 @bp.get("/api/me/eventos", ctx_auth="session", ctx_query=("antes", "limite"),
-        ctx_responses=answers({200: views.EVENTS}), ctx_errors=(502,))
+        ctx_responses=answers({200: views.EVENTS}), ctx_errors=(403, 502))
 async def events(request: Request) -> HTTPResponse:
     """The security trail, newest first: ``limite`` (1 to 100, default 20) events before the
-    event ``antes`` (the previous page's ``NextCursor``)."""
+    event ``antes`` (the previous page's ``NextCursor``). Not inside a support session: 403
+    ``SessaoNecessaria`` (the gate keeps the support session on ``request.ctx.support``)."""
+    if getattr(request.ctx, "support", None) is not None:
+        raise SessaoNecessaria()
     before = request.args.get("antes") or None
     if before is not None and not EVENT_ID.fullmatch(before):
         raise errors.Unprocessable("'antes' is not an event id.", details={"antes": "not an event id"})

@@ -11,12 +11,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from app.platform.report.service import CHANNELS, COUNT_NAMES, rates, zero
+from app.platform.report.service import CHANNELS, COUNT_NAMES, ranges, rates, zero
 from app.platform.report.window import Window
 from models.platform.report import Counted
 
@@ -24,29 +24,12 @@ ALL_CHANNELS = (*CHANNELS, "whatsapp")
 _ROWS = ("SELECT channel, status, count FROM {table} WHERE mode = 'live' AND {at} >= ${low} AND {at} < ${high}")
 
 
-def _hour_floor(moment: datetime) -> datetime:
-    return moment.astimezone(timezone.utc).replace(minute=0, second=0, microsecond=0)
-
-
 def _source(span: Window) -> tuple[str, list[Any]]:
-    start, end = _hour_floor(span.start), span.end
-    day = start.replace(hour=0)
-    first_day = day if day == start else day + timedelta(days=1)
-    last_day = _hour_floor(end).replace(hour=0)
     params: list[Any] = []
-
-    def rows(table: str, at: str, low: datetime, high: datetime) -> str:
+    branches = []
+    for table, at, low, high in ranges(span):
         params.extend((low, high))
-        return _ROWS.format(table=table, at=at, low=len(params) - 1, high=len(params))
-
-    if first_day >= last_day:
-        branches = [rows("report_counters", "hour", start, end)]
-    else:
-        branches = [rows("report_daily_counters", "day", first_day, last_day)]
-        if start < first_day:
-            branches.append(rows("report_counters", "hour", start, first_day))
-        if last_day < end:
-            branches.append(rows("report_counters", "hour", last_day, end))
+        branches.append(_ROWS.format(table=table, at=at, low=len(params) - 1, high=len(params)))
     return "(" + " UNION ALL ".join(branches) + ") AS c", params
 
 

@@ -49,31 +49,35 @@ def _day_floor(moment: datetime) -> datetime:
     return _hour_floor(moment).replace(hour=0)
 
 
-def counters(tenant_pk: int, span: Window, *, hourly_only: bool = False, by_day: bool = False) -> tuple[str, list[Any]]:
-    """A subquery of the account's counters in the window, ``(at, channel, status, template,
-    count)`` rows, and its parameters (``$1`` the account). Whole days come from the daily table,
-    the partial first and last days from the hourly one (``hourly_only``: the hourly one throughout).
-    With ``by_day`` the hourly rows' ``at`` is their day (UTC), so every row's ``at`` is a day bucket."""
+def ranges(span: Window, *, hourly_only: bool = False) -> list[tuple[str, str, datetime, datetime]]:
+    """Where a window's counts are read, as ``(table, time column, from, to)``: its whole days from
+    the daily table, its partial first and last days from the hourly one (``hourly_only``: the
+    hourly one throughout). Shared by the account's reports and the operator's metrics."""
     start, end = _hour_floor(span.start), span.end
     first_day = _day_floor(start) if _day_floor(start) == start else _day_floor(start) + timedelta(days=1)
     last_day = _day_floor(end)
-    params: list[Any] = [tenant_pk]
+    if hourly_only or first_day >= last_day:
+        return [("report_counters", "hour", start, end)]
+    found = [("report_daily_counters", "day", first_day, last_day)]
+    if start < first_day:
+        found.append(("report_counters", "hour", start, first_day))
+    if last_day < end:
+        found.append(("report_counters", "hour", last_day, end))
+    return found
 
-    def rows(table: str, at: str, low: datetime, high: datetime) -> str:
+
+def counters(tenant_pk: int, span: Window, *, hourly_only: bool = False, by_day: bool = False) -> tuple[str, list[Any]]:
+    """A subquery of the account's counters in the window, ``(at, channel, status, template,
+    count)`` rows, and its parameters (``$1`` the account), read from :func:`ranges`. With
+    ``by_day`` the hourly rows' ``at`` is their day (UTC), so every row's ``at`` is a day bucket."""
+    params: list[Any] = [tenant_pk]
+    branches = []
+    for table, at, low, high in ranges(span, hourly_only=hourly_only):
         params.extend((low, high))
         sql = _ROWS.format(at=at, table=table, low=len(params) - 1, high=len(params))
         if by_day and at == "hour":
             sql = sql.replace("SELECT hour AS at", "SELECT date_trunc('day', hour, 'UTC') AS at", 1)
-        return sql
-
-    if hourly_only or first_day >= last_day:
-        branches = [rows("report_counters", "hour", start, end)]
-    else:
-        branches = [rows("report_daily_counters", "day", first_day, last_day)]
-        if start < first_day:
-            branches.append(rows("report_counters", "hour", start, first_day))
-        if last_day < end:
-            branches.append(rows("report_counters", "hour", last_day, end))
+        branches.append(sql)
     return "(" + " UNION ALL ".join(branches) + ") AS c", params
 
 

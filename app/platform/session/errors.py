@@ -42,6 +42,13 @@ class ReauthIndisponivel(errors.Forbidden):
     message = "Re-authentication cannot be checked right now; try again shortly."
 
 
+class SessaoNecessaria(errors.Forbidden):
+    """The person's own session is needed: this session is serving a support session (an operator
+    reading another account), and the person's security trail is not part of that view."""
+    code = "SessaoNecessaria"
+    message = "This needs your own session: end the support session first."
+
+
 class EnderecoNaoRecebe(errors.Unprocessable):
     code = "EnderecoNaoRecebe"
     message = "This address takes no verification e-mail: it is verified already."

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+from asyncpg import PostgresError
 from sanic import Request
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.exceptions import BaseORMException
 from tortoise.expressions import Q
 
 from app.http import errors
@@ -56,7 +58,15 @@ async def refuse_writes_in_support_session(request: Request) -> SupportSession |
     that session (kept on ``request.ctx.support``), refusing any write inside it with 403
     ``ImpersonationReadOnly`` (a route declaring ``ctx_support_exit=True`` is the one way out)."""
     session = request.ctx.session
-    support = await live_support(db.connection(), session.session_id)
+    try:
+        support = await live_support(db.connection(), session.session_id)
+    except (BaseORMException, PostgresError, OSError) as failure:
+        # The platform's database is away: a read cannot change anything, so it goes on (its own
+        # reads fail or degrade, like GET /api/flags); a write is refused, never let through unchecked.
+        if request.method not in SAFE_METHODS:
+            raise errors.ServiceUnavailable("The dashboard cannot take changes right now; try again shortly.",
+                                            retry_after=5) from failure
+        support = None
     request.ctx.support = support
     if support is None or request.method in SAFE_METHODS:
         return support
