@@ -15,8 +15,10 @@ async def prune_outbox(runtime) -> None:
 
 @job("idempotency.prune", every_seconds=3600)
 async def prune_idempotency(runtime) -> None:
-    await connections.get("platform").execute_query(
-        "DELETE FROM idempotency_records WHERE expires_at < now() - interval '1 hour'")
+    # /v1's records, and the dashboard gate's kept answers (docs/accounts.md): both live 24 hours.
+    platform = connections.get("platform")
+    await platform.execute_query("DELETE FROM idempotency_records WHERE expires_at < now() - interval '1 hour'")
+    await platform.execute_query("DELETE FROM api_idempotency_records WHERE expires_at < now() - interval '1 hour'")
 
 
 @job("domain_checks.prune", every_seconds=3600)

@@ -191,3 +191,17 @@ async def test_old_domain_checks_are_pruned_but_the_latest_kept(make_account):
     await DomainCheck.filter(id__in=[c.id for c in checks]).update(created_at=old)
     await prune_domain_checks(None)
     assert [c.id for c in await DomainCheck.filter(domain=domain)] == [checks[-1].id]
+
+
+async def test_expired_dashboard_idempotency_records_are_pruned():
+    from datetime import datetime, timedelta, timezone
+
+    from models.platform.api_idempotency import ApiIdempotencyRecord
+    from schedules.housekeeping import prune_idempotency
+
+    now = datetime.now(timezone.utc)
+    stale, live = [await ApiIdempotencyRecord.create(caller="usr_prune", key=f"k{i}", method="POST", path="/api/x",
+                                                     body_hash="0" * 64, expires_at=at)
+                   for i, at in enumerate((now - timedelta(hours=2), now + timedelta(hours=20)))]
+    await prune_idempotency(None)
+    assert [r.id for r in await ApiIdempotencyRecord.filter(caller="usr_prune")] == [live.id]
