@@ -14,51 +14,20 @@ A route under /v1 or /internal that declares neither is refused (401): nothing i
 
 from __future__ import annotations
 
-import hmac
 import logging
-from urllib.parse import urlsplit
 
 from sanic import Request, Sanic
 
 from app.http import errors
-from app.http.identity import SESSION_COOKIE
+from app.http.identity import origin_of, refuse_cross_origin_cookie_write
 from app.http.services import install as install_services
+from app.http.services import require_service_credential
 from app.http.tenant_access import TENANT_ID, TenantAccess, session_access
 
 log = logging.getLogger("herald.crm")
 
 PRODUCT = "crm"
 ROLES = ("leitor", "editor", "admin")
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-def _origin(url: str) -> str | None:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return None
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def _bearer(request: Request) -> str | None:
-    scheme, _, value = request.headers.get("authorization", "").partition(" ")
-    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
-
-
-def require_service(request: Request) -> None:
-    token = _bearer(request)
-    expected = request.app.ctx.settings.service_token
-    if not expected:
-        log.error("SERVICE_TOKEN is not configured; the CRM's internal routes refuse every call")
-    if token is None or not expected or not hmac.compare_digest(token.encode(), expected.encode()):
-        raise errors.AuthorizationError("This route needs the service credential.")
-
-
-def _check_cookie_write(request: Request, origins: frozenset[str]) -> None:
-    if request.method in SAFE_METHODS or _bearer(request) or SESSION_COOKIE not in request.cookies:
-        return
-    origin = request.headers.get("origin") or request.headers.get("referer") or ""
-    if _origin(origin) not in origins:
-        raise errors.PermissionDenied("A write with the session cookie must carry the dashboard's Origin header.")
 
 
 def access_of(request: Request) -> TenantAccess:
@@ -76,8 +45,8 @@ def tenant_of_path(tenant: str) -> str:
 def install(app: Sanic) -> None:
     install_services(app)
     settings = app.ctx.settings
-    origins = frozenset(filter(None, (_origin(settings.url_of("platform")), _origin(settings.url_of("crm")),
-                                      *map(_origin, settings.dashboard_origins))))
+    origins = frozenset(filter(None, (origin_of(settings.url_of("platform")), origin_of(settings.url_of("crm")),
+                                      *map(origin_of, settings.dashboard_origins))))
 
     @app.on_request(priority=50)
     async def crm_gate(request: Request) -> None:
@@ -90,9 +59,9 @@ def install(app: Sanic) -> None:
             role = getattr(ctx, "role", None)
             if role not in ROLES:
                 raise errors.AuthorizationError("This route declares no role.")
-            _check_cookie_write(request, origins)
+            refuse_cross_origin_cookie_write(request, origins)
             await session_access(request, PRODUCT, role)
         elif auth == "service":
-            require_service(request)
+            require_service_credential(request)
         elif request.path.startswith(("/v1/", "/internal/")):
             raise errors.AuthorizationError("This route is not open.")

@@ -26,12 +26,13 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
+from urllib.parse import urlsplit
 
 import jwt
 from sanic import Request, Sanic
 
 from app.http import errors
-from app.http.services import BEARER_TOKEN, Outage, ServiceClient, outage_error, services
+from app.http.services import BEARER_TOKEN, Outage, ServiceClient, bearer_token, outage_error, services
 
 log = logging.getLogger("herald.identity_client")
 
@@ -112,6 +113,26 @@ async def require_session(request: Request) -> SessionPrincipal:
     principal = await validate_session(request.app, token)
     request.ctx.session = principal
     return principal
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of an http(s) URL, lower-cased; None for anything else."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def refuse_cross_origin_cookie_write(request: Request, origins: frozenset[str]) -> None:
+    """CSRF: a write that carries the session cookie and no Bearer header must come from one of
+    ``origins`` (its Origin, else its Referer), or 403 ``PermissionDenied``."""
+    if request.method in SAFE_METHODS or bearer_token(request) or SESSION_COOKIE not in request.cookies:
+        return
+    if origin_of(request.headers.get("origin") or request.headers.get("referer") or "") not in origins:
+        raise errors.PermissionDenied("A write with the session cookie must carry the dashboard's Origin header.")
 
 
 # -- token verification --------------------------------------------------------------------------

@@ -35,8 +35,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+import hmac
+
 import httpx
-from sanic import Sanic
+from sanic import Request, Sanic
 
 from app.http import errors
 from herald.settings import Settings
@@ -287,3 +289,22 @@ def install(app: Sanic) -> Services:
             await services(app).aclose()
 
     return registry
+
+
+# -- the callee's side ---------------------------------------------------------------------------
+
+def bearer_token(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, or None."""
+    scheme, _, value = request.headers.get("authorization", "").strip().partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def require_service_credential(request: Request) -> None:
+    """For an internal route (``/internal/v1/*``): the service credential, compared in constant
+    time, or 401. With no SERVICE_TOKEN configured every call is refused (and said in the log)."""
+    expected = request.app.ctx.settings.service_token or ""
+    if not expected:
+        log.error("SERVICE_TOKEN is not configured; internal routes refuse every call")
+    token = bearer_token(request) or ""
+    if not expected or not hmac.compare_digest(token.encode(), expected.encode()):
+        raise errors.AuthorizationError("This route needs the service credential.")

@@ -14,13 +14,13 @@ Either way ``request.ctx.access`` is a :class:`TenantAccess`; services receive i
 
 from __future__ import annotations
 
-import hmac
 
 from sanic import HTTPResponse, Request, Sanic
 
 from app.http import errors
 from app.http.api_keys import KeyInfo, introspection, looks_like_key
 from app.http.ratelimit import RateLimiter
+from app.http.services import bearer_token, require_service_credential
 from app.http.tenant_access import TenantAccess, session_access
 
 PRODUCT = "paginas"
@@ -38,25 +38,13 @@ def tenant_of(request: Request) -> str:
     return request.ctx.access.tenant_id
 
 
-def _bearer(request: Request) -> str | None:
-    scheme, _, token = request.headers.get("authorization", "").strip().partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def require_service(request: Request) -> None:
-    expected = request.app.ctx.settings.service_token or ""
-    token = _bearer(request) or ""
-    if not expected or not hmac.compare_digest(token.encode(), expected.encode()):
-        raise errors.AuthorizationError("This route needs the service credential.")
-
-
 async def act_in_account(request: Request, scope: str | None) -> TenantAccess:
     if "x-api-key" in request.headers or "api_key" in request.args:
         raise errors.AuthorizationError("API keys go in the Authorization header as 'Bearer <key>'; X-Api-Key and "
                                         "api_key are not accepted.")
     if scope is None or scope not in ROLE_OF_SCOPE:
         raise errors.InsufficientScope(None)
-    token = _bearer(request)
+    token = bearer_token(request)
     if token is not None and looks_like_key(token):
         key = await introspection(request.app).lookup(token)
         if key is None:
@@ -103,6 +91,6 @@ def install(app: Sanic) -> None:
         if route is None:
             return
         if request.path.startswith("/internal/"):
-            require_service(request)
+            require_service_credential(request)
         elif request.path.startswith("/v1/") and not getattr(route.ctx, "public", False):
             await act_in_account(request, getattr(route.ctx, "scope", None))

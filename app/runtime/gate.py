@@ -13,18 +13,15 @@ of forms and leads, which bring their own gate) is refused with 401: nothing is 
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from sanic import Request, Sanic
 
 from app.http import errors
-from app.http.identity import SESSION_COOKIE
+from app.http.identity import origin_of, refuse_cross_origin_cookie_write
 from app.http.tenant_access import TenantAccess, session_access
 
 PRODUCT = "analytics"
 READER, ADMIN = "leitor", "admin"
 ROLES = (READER, ADMIN)
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def access_of(request: Request) -> TenantAccess:
@@ -32,22 +29,10 @@ def access_of(request: Request) -> TenantAccess:
     return request.ctx.access
 
 
-def _origin(url: str) -> str | None:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return None
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def _has_bearer(request: Request) -> bool:
-    scheme, _, value = request.headers.get("authorization", "").partition(" ")
-    return scheme.lower() == "bearer" and bool(value.strip())
-
-
 def install(app: Sanic) -> None:
     settings = app.ctx.settings
-    origins = frozenset(filter(None, (_origin(settings.url_of("platform")), _origin(settings.url_of("runtime")),
-                                      *map(_origin, settings.dashboard_origins))))
+    origins = frozenset(filter(None, (origin_of(settings.url_of("platform")), origin_of(settings.url_of("runtime")),
+                                      *map(origin_of, settings.dashboard_origins))))
 
     @app.on_request(priority=50)
     async def gate(request: Request) -> None:
@@ -61,8 +46,5 @@ def install(app: Sanic) -> None:
             return
         if role not in ROLES:
             raise errors.AuthorizationError("This route declares no known role.")
-        if request.method not in SAFE_METHODS and not _has_bearer(request) and SESSION_COOKIE in request.cookies:
-            origin = request.headers.get("origin") or request.headers.get("referer") or ""
-            if _origin(origin) not in origins:
-                raise errors.PermissionDenied("A write with the session cookie must carry the dashboard's Origin.")
+        refuse_cross_origin_cookie_write(request, origins)
         await session_access(request, PRODUCT, role)

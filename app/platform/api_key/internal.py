@@ -12,7 +12,6 @@ the contract's 2 s bound.
 
 from __future__ import annotations
 
-import hmac
 
 from pydantic import Field
 from sanic import Blueprint, HTTPResponse, Request
@@ -21,6 +20,7 @@ from app.http import errors
 from app.http.bodies import Body, parse_body
 from app.http.openapi import STRING, answers, reply_of, shape
 from app.http.responses import reply
+from app.http.services import require_service_credential
 from app.platform.api_key.principal import KeyDirectory
 from models.platform.api_key import KEY_PATTERN, hash_key
 from models.platform.plans import rate_limit_for
@@ -38,19 +38,10 @@ class Introspect(Body):
     key: str = Field(min_length=1, max_length=100)
 
 
-def require_service(request: Request) -> None:
-    """The service credential (SERVICE_TOKEN, compared in constant time), or 401."""
-    expected = request.app.ctx.settings.service_token or ""
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if not expected or scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(),
-                                                                                expected.encode()):
-        raise errors.AuthorizationError("This route needs the service credential.")
-
-
 @bp.post("/api-keys/introspect", ctx_auth="service", ctx_body=Introspect, ctx_responses=answers({200: KEY_ANSWER}))
 async def introspect(request: Request) -> HTTPResponse:
     """The account and usable scopes of an API key (404 when no such key)."""
-    require_service(request)
+    require_service_credential(request)
     key = parse_body(request, Introspect).key
     principal = await KeyDirectory._load(hash_key(key)) if KEY_PATTERN.match(key) else None  # noqa: SLF001
     if principal is None:

@@ -11,7 +11,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from app.http.openapi import answers
 from app.http.responses import reply
 from app.platform import db
-from app.platform.api_key.internal import require_service
+from app.http.services import require_service_credential
 from app.platform.datacenter_asn import service
 from app.platform.datacenter_asn.views import NUMBERS
 
@@ -21,6 +21,6 @@ bp = Blueprint("internal_datacenter_asns", url_prefix="/internal/v1")
 @bp.get("/datacenter-asns", ctx_auth="service", ctx_responses=answers({200: NUMBERS}))
 async def datacenter_asns(request: Request) -> HTTPResponse:
     """Every ASN staff classed as a datacenter network."""
-    require_service(request)
+    require_service_credential(request)
     rows = await service.all_asns(db.connection())
     return reply(request, {"Asns": [row.asn for row in rows]})

@@ -50,13 +50,13 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import datetime
-from urllib.parse import urlsplit
 
 from sanic import HTTPResponse, Request, Sanic
 
 from app.http import errors
-from app.http.identity import SESSION_COOKIE, SessionPrincipal, require_session
+from app.http.identity import SESSION_COOKIE, SessionPrincipal, origin_of, require_session
 from app.http.ratelimit import RateLimiter
+from app.http.services import bearer_token
 from app.http.services import install as install_services
 from app.platform import db
 from app.platform.errors import NoTenant
@@ -77,20 +77,8 @@ IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 TENANT_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
-def origin_of(url: str) -> str | None:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return None
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
 def allowed_origins(settings: Settings) -> frozenset[str]:
     return frozenset(filter(None, (origin_of(settings.url_of("platform")), *settings.dashboard_origins)))
-
-
-def has_bearer(request: Request) -> bool:
-    scheme, _, value = request.headers.get("authorization", "").partition(" ")
-    return scheme.lower() == "bearer" and bool(value.strip())
 
 
 def check_origin(request: Request, origins: frozenset[str]) -> None:
@@ -101,7 +89,7 @@ def check_origin(request: Request, origins: frozenset[str]) -> None:
         if origin_of(origin) not in origins or origin.strip().rstrip("/").lower() != origin_of(origin):
             raise CrossOriginRefused()
         return
-    if SESSION_COOKIE in request.cookies and not has_bearer(request):
+    if SESSION_COOKIE in request.cookies and not bearer_token(request):
         referer = request.headers.get("referer")
         if referer is None or origin_of(referer) not in origins:
             raise CrossOriginRefused("A write with the session cookie must carry the dashboard's Origin header.")
