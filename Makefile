@@ -39,12 +39,14 @@ bench: install-test
 chaos: install-test
 	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)
 
-# Schemathesis against every running system from its /openapi.json (docs/openapi.md): the bounded
-# run of `make test`, with 20 times the examples and time budget; the full report in var/fuzz.log.
+# Schemathesis against every running system from its /openapi.json (docs/openapi.md), with and
+# without credentials, staff included: the bounded runs of `make test` with 20 times the examples and
+# time budget; the full report in var/fuzz.log.
 fuzz: install-test
 	mkdir -p var && rm -f var/fuzz.log
 	HERALD_FUZZ_SCALE=$${HERALD_FUZZ_SCALE:-20} HERALD_FUZZ_LOG=$(CURDIR)/var/fuzz.log \
-		$(BIN)/python -m pytest tests/http/test_fuzz.py -o timeout=3600 $(PYTEST_ARGS)
+		$(BIN)/python -m pytest tests/http/test_fuzz.py tests/crm/test_fuzz_crm.py tests/pages/test_fuzz.py \
+		tests/runtime/test_fuzz_runtime.py tests/platform/test_admin_fuzz.py -o timeout=3600 $(PYTEST_ARGS)
 
 # Refreshes the API reference renderer committed in app/http/static/swagger-ui/ (docs/openapi.md)
 # from the npm registry: swagger-ui-dist's prebuilt bundle, its stylesheet and licence files.
@@ -55,6 +57,15 @@ swagger-ui:
 	cd var/swagger-ui/package && cp swagger-ui-bundle.js swagger-ui.css LICENSE NOTICE swagger-ui-bundle.js.LICENSE.txt \
 		$(CURDIR)/app/http/static/swagger-ui/
 	rm -rf var/swagger-ui
+
+# Headless Chromium for the browser tests (tests/fixtures/browser.py): Debian's `chromium`, installed
+# when /usr/bin/chromium is missing and we are root with apt; otherwise those tests skip and say why.
+.PHONY: browser
+browser:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else echo "chromium: /usr/bin/chromium missing and no root apt-get; the browser tests will skip"; fi
 
 profile: install
 	$(BIN)/python -m pip install --quiet "py-spy>=0.3,<1"

@@ -44,6 +44,12 @@ class Template(Model):
     html = fields.TextField(null=True)
     language = fields.CharField(max_length=10, default="en")
     status = fields.CharField(max_length=10, default=TemplateState.ACTIVE.value)
+    # WhatsApp approval (migration 0012; app/platform/template/approval.py): the provider's id of the
+    # template, the last submission and status read, and why it is rejected or still pending.
+    provider_template_id = fields.CharField(max_length=64, null=True)
+    submitted_at = fields.DatetimeField(null=True)
+    checked_at = fields.DatetimeField(null=True)
+    status_reason = fields.TextField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
 

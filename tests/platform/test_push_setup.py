@@ -1,8 +1,10 @@
 """Web push set-up over HTTP: the site configuration (the account's VAPID pair made once, even by
 concurrent first calls, its private key sealed), the snippet's site key that registers devices
-of its own account only, and the device listing. The snippet and the service worker are run in
-Node (its fetch reaching the running platform); no headless Chromium is on this machine, so the
-browser proof (ServiceWorker.deliverPushMessage) is not made here."""
+of its own account only, and the device listing. The snippet and the service worker also run in
+Node here (its fetch reaching the running platform, the browser APIs stubbed); the proof in a real
+browser (headless Chromium: the snippet registering the worker and the subscription, a push
+delivered with ServiceWorker.deliverPushMessage shown as a notification) is
+tests/platform/test_push_browser.py."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ import asyncio
 import base64
 import json
 import re
+import secrets
 import shutil
 import subprocess
 
+import httpx
 import pytest
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
@@ -171,3 +175,68 @@ async def test_the_snippet_and_the_service_worker_run(dashboard, identity):
     assert notification["title"] == "Order shipped"
     assert notification["options"]["body"] == "Your order is on its way"
     assert notification["options"]["data"]["url"] == "https://shop.example"
+
+
+
+def from_address(base_url: str, address: str) -> httpx.AsyncClient:
+    """A client whose connections come from ``address`` (any 127/8 address is this machine's)."""
+    return httpx.AsyncClient(base_url=base_url, timeout=30,
+                             transport=httpx.AsyncHTTPTransport(local_address=address))
+
+
+async def spend(redis_url: str, bucket: str, count: int) -> None:
+    """Put ``count`` hits in a limiter bucket's current window (and the next one, should the window
+    turn while the test runs), as that many earlier requests would have: the windows are Redis's
+    fixed minutes (app/http/ratelimit.py), so a burst of hundreds of requests could straddle two."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        index = int((await client.time())[0]) // 60
+        for window in (index, index + 1):
+            await client.set(f"herald:rl:push-site:{bucket}:{window}", count, ex=180)
+    finally:
+        await client.aclose()
+
+
+async def test_registrations_are_rate_limited_per_address_and_per_site_key(dashboard, identity, servers, services):
+    from app.platform.push_setup.api import ADDRESS_LIMIT, SITE_KEY_LIMIT
+
+    _, headers = await owner_and_account(dashboard, identity, "pushrate")
+    _, other_headers = await owner_and_account(dashboard, identity, "pushrate2")
+    key = site_key_of((await dashboard.get("/api/push/site-config", headers=headers)).json()["Snippet"])
+    other_key = site_key_of((await dashboard.get("/api/push/site-config", headers=other_headers)).json()["Snippet"])
+    base, redis_url = servers("platform").url, services.env["REDIS_URL"]
+    subnet = f"127.{secrets.randbelow(200) + 20}.{secrets.randbelow(250) + 1}"  # this run's own addresses
+
+    def refused_as_throttled(answer: httpx.Response, limit: int) -> None:
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["Error"]["Code"] == "Throttling"
+        assert 1 <= int(answer.headers["Retry-After"]) <= 60
+        assert answer.headers["X-RateLimit-Limit"] == str(limit) and answer.headers["X-RateLimit-Remaining"] == "0"
+        assert answer.headers["Access-Control-Allow-Origin"] == "*"
+
+    # Per address: the last requests of the window are answered (a registration, a body that fails
+    # validation: both count), the next one is 429 before its body is even read; others pass.
+    await spend(redis_url, f"ip:{subnet}.1", ADDRESS_LIMIT - 2)
+    async with from_address(base, f"{subnet}.1") as client:
+        first = await client.post("/push/web/subscriptions", json={"SiteKey": key, "Subscription": subscription()})
+        assert first.status_code == 200, first.text
+        invalid = await client.post("/push/web/subscriptions", json={"SiteKey": key, "Subscription": {}})
+        assert invalid.status_code == 400, invalid.text
+        refused_as_throttled(await client.post("/push/web/subscriptions", content=b"not even json"), ADDRESS_LIMIT)
+    async with from_address(base, f"{subnet}.2") as client:
+        fine = await client.post("/push/web/subscriptions", json={"SiteKey": other_key, "Subscription": subscription()})
+        assert fine.status_code == 200, fine.text
+
+    # Per site key, whatever the address: with all but one of the window's requests spent, the last
+    # one passes, the next is 429 from any address; another account's key is not held back.
+    await spend(redis_url, f"key:{key}", SITE_KEY_LIMIT - 1)
+    async with from_address(base, f"{subnet}.3") as client:
+        last = await client.post("/push/web/subscriptions", json={"SiteKey": key, "Subscription": subscription()})
+        assert last.status_code == 200, last.text
+    async with from_address(base, f"{subnet}.4") as client:
+        refused_as_throttled(await client.post("/push/web/subscriptions",
+                                               json={"SiteKey": key, "Subscription": subscription()}), SITE_KEY_LIMIT)
+        fine = await client.post("/push/web/subscriptions", json={"SiteKey": other_key, "Subscription": subscription()})
+        assert fine.status_code == 200, fine.text

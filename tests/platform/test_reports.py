@@ -37,7 +37,7 @@ async def test_an_account_without_traffic_reads_zeros_everywhere(dashboard, iden
     assert overview.status_code == 200, overview.text
     body = overview.json()
     assert body["Totals"] == ZERO
-    assert body["ByChannel"] == {"email": ZERO, "sms": ZERO, "push": ZERO}
+    assert body["ByChannel"] == {"email": ZERO, "sms": ZERO, "push": ZERO, "whatsapp": ZERO}
     assert body["Rates"] == {"DeliveryRate": 0, "BounceRate": 0, "ComplaintRate": 0, "FailureRate": 0}
     start, end = (datetime.fromisoformat(body["Period"][name].replace("Z", "+00:00")) for name in ("From", "To"))
     assert end - start == timedelta(days=30)  # from defaults to 30 days before to (now)
@@ -47,10 +47,10 @@ async def test_an_account_without_traffic_reads_zeros_everywhere(dashboard, iden
                                  headers=headers)
     assert series.status_code == 200, series.text
     points = series.json()["Points"]
-    assert len(points) == 9  # 3 days (a date-only `to` covers its day) x 3 channels, all empty
-    assert [point["Day"] for point in points[::3]] == ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z",
+    assert len(points) == 12  # 3 days (a date-only `to` covers its day) x 4 channels, all empty
+    assert [point["Day"] for point in points[::4]] == ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z",
                                                        "2026-01-03T00:00:00Z"]
-    assert {point["Channel"] for point in points} == {"email", "sms", "push"}
+    assert {point["Channel"] for point in points} == {"email", "sms", "push", "whatsapp"}
     assert all(point[name] == 0 for point in points for name in ZERO)
     assert series.json()["Period"] == {"From": "2026-01-01T00:00:00Z", "To": "2026-01-04T00:00:00Z",
                                        "Interval": "day"}
@@ -75,13 +75,13 @@ async def test_reports_match_what_was_sent(dashboard, identity, pipeline):
     assert overview["Totals"] == {**ZERO, "Accepted": 5, "Sent": 5}
     assert overview["ByChannel"]["sms"] == {**ZERO, "Accepted": 4, "Sent": 4}
     assert overview["ByChannel"]["push"] == {**ZERO, "Accepted": 1, "Sent": 1}
-    assert overview["ByChannel"]["email"] == ZERO
+    assert overview["ByChannel"]["email"] == ZERO and overview["ByChannel"]["whatsapp"] == ZERO
 
     today = datetime.now(timezone.utc).date()
     daily = await dashboard.get("/api/reports/timeseries", headers=headers, params={
         "from": str(today - timedelta(days=2)), "to": str(today)})
     points = daily.json()["Points"]
-    assert len(points) == 9
+    assert len(points) == 12
     today_sms = [p for p in points if p["Channel"] == "sms" and p["Day"] == f"{today}T00:00:00Z"]
     assert today_sms and today_sms[0]["Accepted"] == 4 and today_sms[0]["Sent"] == 4
     assert all(p["Accepted"] == 0 for p in points if not p["Day"].startswith(str(today)))
@@ -111,7 +111,7 @@ async def test_windows_and_parameters_are_checked(dashboard, identity):
         ("/api/reports/timeseries", {"interval": "week"}, "interval"),
         ("/api/reports/timeseries", {"interval": "month"}, "interval"),
         ("/api/reports/timeseries", {"interval": "minute"}, "interval"),
-        ("/api/reports/timeseries", {"channel": "whatsapp"}, "channel"),
+        ("/api/reports/timeseries", {"channel": "telegram"}, "channel"),
         ("/api/reports/timeseries", {"interval": "hour", "from": "2026-01-01", "to": "2026-03-01"}, "from"),
         ("/api/reports/top-templates", {"limit": 0}, "limit"),
         ("/api/reports/top-templates", {"limit": 101}, "limit"),
@@ -141,7 +141,7 @@ async def seed(tenant, mode: str, hour: datetime, rows: list[tuple[str, str, str
             await conn.execute_query(
                 f"INSERT INTO {table} (tenant_id, mode, {column}, channel, status, template, count) "
                 f"VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (tenant_id, mode, {column}, channel, status, "
-                f"template) DO UPDATE SET count = {table}.count + EXCLUDED.count",
+                f"template, shard) DO UPDATE SET count = {table}.count + EXCLUDED.count",
                 [tenant.id, mode, at, channel, status, template, count])
 
 
@@ -249,3 +249,71 @@ async def test_a_message_the_reconciler_gives_up_on_is_counted_failed(dashboard,
     top = (await dashboard.get("/api/reports/top-templates", headers=headers)).json()["Templates"]
     assert top == [{"Template": "digest", **ZERO, "Failed": 1, "DeliveryRate": 0, "BounceRate": 0,
                     "ComplaintRate": 0, "FailureRate": 0}]
+
+
+async def test_whatsapp_is_reported_like_the_other_channels(dashboard, identity):
+    from tortoise.transactions import in_transaction
+
+    from models.platform.message import Message
+    from models.platform.receipts import record_receipt
+    from models.platform.tenant import Tenant
+
+    account, headers = await owner_and_account(dashboard, identity, "repwa")
+    tenant = await Tenant.get(public_id=account["Id"])
+    hour = datetime(2026, 5, 4, 9, tzinfo=timezone.utc)
+    await seed(tenant, "live", hour, [("whatsapp", "queued", "welcome", 4), ("whatsapp", "sent", "welcome", 4),
+                                      ("sms", "queued", "", 2)])
+    window = {"from": "2026-05-03", "to": "2026-05-04"}
+    body = (await dashboard.get("/api/reports/overview", params=window, headers=headers)).json()
+    assert body["ByChannel"]["whatsapp"] == {**ZERO, "Accepted": 4, "Sent": 4}
+    assert body["Totals"]["Accepted"] == 6 and body["ByChannel"]["email"] == ZERO
+    series = await dashboard.get("/api/reports/timeseries", params={**window, "channel": "whatsapp"},
+                                 headers=headers)
+    assert series.status_code == 200, series.text
+    assert [(p["Day"][:10], p["Channel"], p["Accepted"]) for p in series.json()["Points"]] == [
+        ("2026-05-03", "whatsapp", 0), ("2026-05-04", "whatsapp", 4)]
+
+    # A WhatsApp transition counts in its own transaction, as every channel's does.
+    await Message.create(tenant=tenant, channel="whatsapp", status="sent", mode="live", recipient="+14155550501",
+                         recipient_role="to", content={"Body": "x"}, template="welcome",
+                         provider_message_id="wamid.repwa-1")
+    async with in_transaction("platform") as conn:
+        await record_receipt(conn, tenant.id, "whatsapp", "wamid.repwa-1", "delivered", "delivered", {})
+    today = (await dashboard.get("/api/reports/overview", headers=headers)).json()
+    assert today["ByChannel"]["whatsapp"]["Delivered"] == 1
+    top = (await dashboard.get("/api/reports/top-templates", headers=headers)).json()["Templates"]
+    assert top[0]["Template"] == "welcome" and top[0]["Delivered"] == 1
+
+
+async def test_sharded_counters_are_summed_and_compaction_keeps_every_count(dashboard, identity):
+    """Concurrent transitions add to random shards of a counter; the reports sum them, and the
+    hourly compaction folds closed buckets into shard 0 without changing any total."""
+    from tortoise import connections
+
+    from models.platform.report import compact_sql
+    from models.platform.tenant import Tenant
+
+    account, headers = await owner_and_account(dashboard, identity, "repshards")
+    tenant = await Tenant.get(public_id=account["Id"])
+    conn = connections.get("platform")
+    hour = datetime(2026, 5, 4, 9, tzinfo=timezone.utc)
+    for table, column, at in (("report_counters", "hour", hour), ("report_daily_counters", "day", hour.replace(hour=0))):
+        for shard in range(8):
+            await conn.execute_query(
+                f"INSERT INTO {table} (tenant_id, mode, {column}, channel, status, template, shard, count) "
+                "VALUES ($1, 'live', $2, 'sms', 'queued', 'welcome', $3, $4)", [tenant.id, at, shard, shard + 1])
+    window = {"from": "2026-05-04T09:00:00Z", "to": "2026-05-04T10:00:00Z"}
+    day = {"from": "2026-05-04", "to": "2026-05-04"}
+
+    async def totals() -> tuple[int, int]:
+        by_hour = (await dashboard.get("/api/reports/overview", params=window, headers=headers)).json()
+        by_day = (await dashboard.get("/api/reports/overview", params=day, headers=headers)).json()
+        return by_hour["Totals"]["Accepted"], by_day["Totals"]["Accepted"]
+
+    assert await totals() == (36, 36)
+    await conn.execute_query(compact_sql("report_counters", "hour", "date_trunc('hour', now(), 'UTC') - interval '1 hour'"))
+    await conn.execute_query(compact_sql("report_daily_counters", "day", "date_trunc('day', now(), 'UTC') - interval '1 day'"))
+    assert await totals() == (36, 36)
+    for table in ("report_counters", "report_daily_counters"):
+        rows = await conn.execute_query_dict(f"SELECT shard, count FROM {table} WHERE tenant_id = $1", [tenant.id])
+        assert rows == [{"shard": 0, "count": 36}], (table, rows)

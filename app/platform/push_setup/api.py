@@ -6,18 +6,27 @@
     POST /push/web/subscriptions   public: {SiteKey, Subscription} from a browser on the account's
                                    site; registers the subscription as a web device of the site
                                    key's account only (app/platform/push_setup/service.py)
+
+The registration route is public and its credential is public by design, so it is rate limited
+(app/http/ratelimit.py, Redis fixed windows shared by every process): at most
+``ADDRESS_LIMIT`` requests a minute per client address, and ``SITE_KEY_LIMIT`` a minute per site
+key (counted for any string of the site key's form, before the key is checked: the key is public
+anyway, and a refused guess costs no database work); the address is counted first, before the
+body is even read. Past either: 429 ``Throttling`` in the contract's envelope with ``Retry-After``
+and the ``X-RateLimit-*`` headers of the bucket that refused, and CORS, so the page can read it.
 """
 
 from __future__ import annotations
 
 import json
 
-from sanic import Blueprint, HTTPResponse, Request
+from sanic import Blueprint, HTTPResponse, Request, Sanic
 
 from app.http import errors
 from app.http.bodies import load_json, validate
 from app.http.openapi import answers
 from app.http.paging import OffsetPage
+from app.http.ratelimit import RateLimiter
 from app.http.responses import reply
 from app.platform import db
 from app.platform.device.schemas import check_web_token
@@ -33,6 +42,22 @@ DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
 MAX_SUBSCRIPTION_BYTES = 8 * 1024
 CORS = {"Access-Control-Allow-Origin": "*"}
+WINDOW = 60
+ADDRESS_LIMIT = 60  # registrations a minute from one client address (a browser registers once a visit)
+SITE_KEY_LIMIT = 600  # registrations a minute with one site key (all of a site's visitors)
+
+
+def limiter(app: Sanic) -> RateLimiter:
+    found = getattr(app.ctx, "push_site_limiter", None)
+    if found is None:
+        found = app.ctx.push_site_limiter = RateLimiter(app.ctx.redis, prefix="herald:rl:push-site")
+    return found
+
+
+async def throttle(request: Request, bucket: str, limit: int) -> None:
+    decision = await limiter(request.app).hit(bucket, limit, WINDOW)
+    if not decision.allowed:
+        raise errors.Throttling(decision.retry_after, headers=decision.headers())
 
 
 @bp.get("/api/push/site-config", ctx_auth="session", ctx_tenant="header", ctx_errors=(403, 422),
@@ -56,11 +81,16 @@ async def list_devices(request: Request) -> HTTPResponse:
                            "HasMore": found.has_more})
 
 
-@public.post("/push/web/subscriptions", ctx_public=True, ctx_body=SubscriptionRegistration, ctx_errors=(403, 413),
-             ctx_responses=answers({200: DEVICE}))
+@public.post("/push/web/subscriptions", ctx_public=True, ctx_body=SubscriptionRegistration,
+             ctx_errors=(403, 413, 429), ctx_responses=answers({200: DEVICE}))
 async def register_subscription(request: Request) -> HTTPResponse:
     try:
-        body = validate(load_json(request, max_bytes=MAX_SUBSCRIPTION_BYTES), SubscriptionRegistration)
+        await throttle(request, f"ip:{request.remote_addr or request.ip or ''}", ADDRESS_LIMIT)
+        raw = load_json(request, max_bytes=MAX_SUBSCRIPTION_BYTES)
+        site_key = raw.get("SiteKey") if isinstance(raw, dict) else None
+        if isinstance(site_key, str) and service.SITE_KEY.match(site_key):
+            await throttle(request, f"key:{site_key}", SITE_KEY_LIMIT)
+        body = validate(raw, SubscriptionRegistration)
         token = json.dumps(body.subscription, separators=(",", ":"))
         check_web_token(token)
         async with db.transaction() as conn:

@@ -1,7 +1,7 @@
 """GET /api/reports/overview, /timeseries and /top-templates (contract C3; docs/dashboard-messages.md).
 
 Windows: ``from``/``to`` (app/platform/report/window.py). ``timeseries`` takes ``channel``
-(email, sms, push; all three when absent) and ``interval`` (``hour`` or ``day``, default ``day``;
+(email, sms, push, whatsapp; all four when absent) and ``interval`` (``hour`` or ``day``, default ``day``;
 ``week`` and ``month`` are 422). ``top-templates`` takes ``limit``: 1..100 accepted, at most 50
 applied (default 10). Every number comes from the rollup counters, never from a scan of messages.
 """

@@ -3,8 +3,10 @@
 Every query reads the window's whole days from ``report_daily_counters`` and its partial first
 and last days (or, by the hour, everything) from ``report_counters``, each on its unique index
 (account, mode, day or hour, ...): the cost follows the days (hours) x channels x statuses x
-templates with traffic, never the number of messages (:func:`counters`). The channels reported are ``email``, ``sms`` and ``push``
-(the contract's); test-mode traffic (``sk_test_`` keys, sinks only) is not in reports.
+templates with traffic, never the number of messages (:func:`counters`). The channels reported are
+``email``, ``sms`` and ``push`` (the contract's, always present) and ``whatsapp`` (Herald's fourth
+channel, likewise always present, zeroed without traffic); test-mode traffic (``sk_test_`` keys,
+sinks only) is not in reports.
 
 Counts (what happened in the window, at the hour it happened):
 ``Accepted`` (the 202s), ``Sent``, ``Delivered``, ``Failed``, ``Bounced``, ``Complained``.
@@ -25,7 +27,8 @@ from app.http import errors
 from app.platform.report.window import Window
 from models.platform.report import Counted
 
-CHANNELS = ("email", "sms", "push")
+CHANNELS = ("email", "sms", "push")  # the contract's channels (the operator's metrics add WhatsApp themselves)
+REPORTED = (*CHANNELS, "whatsapp")  # the channels of the account's reports
 MODE = "live"
 COUNT_NAMES = {Counted.QUEUED: "Accepted", Counted.SENT: "Sent", Counted.DELIVERED: "Delivered",
                Counted.FAILED: "Failed", Counted.BOUNCED: "Bounced", Counted.COMPLAINED: "Complained"}
@@ -36,7 +39,7 @@ MAX_BUCKETS = {"hour": 31 * 24, "day": 400}
 TOP_DEFAULT = 10
 TOP_CAP = 50
 
-_CHANNELS_SQL = ", ".join(f"'{channel}'" for channel in CHANNELS)
+_CHANNELS_SQL = ", ".join(f"'{channel}'" for channel in REPORTED)
 _ROWS = (f"SELECT {{at}} AS at, channel, status, template, count FROM {{table}} WHERE tenant_id = $1 "
          f"AND mode = '{MODE}' AND channel IN ({_CHANNELS_SQL}) AND {{at}} >= ${{low}} AND {{at}} < ${{high}}")
 
@@ -109,7 +112,7 @@ async def overview(conn: BaseDBAsyncClient, tenant_pk: int, span: Window) -> dic
     source, params = counters(tenant_pk, span)
     rows = await conn.execute_query_dict(f"SELECT channel, status, sum(count)::bigint AS n FROM {source} GROUP BY 1, 2",
                                          params)
-    totals, by_channel = zero(), {channel: zero() for channel in CHANNELS}
+    totals, by_channel = zero(), {channel: zero() for channel in REPORTED}
     for row in rows:
         name = _name(row["status"])
         if name is None:
@@ -132,9 +135,9 @@ def interval_of(raw: str | None) -> str:
 def channel_of(raw: str | None) -> str | None:
     if raw is None or raw == "":
         return None
-    if raw not in CHANNELS:
-        raise errors.Unprocessable(f"channel must be one of {', '.join(CHANNELS)}.",
-                                   details={"channel": f"one of {', '.join(CHANNELS)}"})
+    if raw not in REPORTED:
+        raise errors.Unprocessable(f"channel must be one of {', '.join(REPORTED)}.",
+                                   details={"channel": f"one of {', '.join(REPORTED)}"})
     return raw
 
 
@@ -159,7 +162,7 @@ async def timeseries(conn: BaseDBAsyncClient, tenant_pk: int, span: Window, inte
                      channel: str | None) -> list[dict[str, Any]]:
     """One point per bucket and channel (empty buckets included), oldest first."""
     starts = buckets(span, interval)
-    channels = (channel,) if channel else CHANNELS
+    channels = (channel,) if channel else REPORTED
     # Every row's ``at`` is already its bucket: an hour (hourly counters) or a day.
     source, params = counters(tenant_pk, span, hourly_only=interval == "hour", by_day=interval == "day")
     only = ""

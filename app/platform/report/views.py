@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http.openapi import STRING, TIMESTAMP, reply_of, shape
-from app.platform.report.service import CHANNELS, COUNT_NAMES
+from app.platform.report.service import COUNT_NAMES, REPORTED
 from app.platform.report.window import Window
 from herald.timestamps import iso
 
@@ -31,10 +31,10 @@ _RATE = {"type": "number", "minimum": 0, "maximum": 1}
 COUNTS = shape(**{name: _COUNT for name in COUNT_NAMES.values()})
 RATES = shape(DeliveryRate=_RATE, BounceRate=_RATE, ComplaintRate=_RATE, FailureRate=_RATE)
 PERIOD = shape("Interval", From=TIMESTAMP, To=TIMESTAMP, Interval={"enum": ["hour", "day"]})
-OVERVIEW = reply_of(Totals=COUNTS, Rates=RATES, ByChannel=shape(**{channel: COUNTS for channel in CHANNELS}),
+OVERVIEW = reply_of(Totals=COUNTS, Rates=RATES, ByChannel=shape(**{channel: COUNTS for channel in REPORTED}),
                     Period=PERIOD)
 TIMESERIES = reply_of(Points={"type": "array", "items": shape(
-    Day=TIMESTAMP, Channel={"enum": list(CHANNELS)}, **{name: _COUNT for name in COUNT_NAMES.values()})},
+    Day=TIMESTAMP, Channel={"enum": list(REPORTED)}, **{name: _COUNT for name in COUNT_NAMES.values()})},
     Period=PERIOD)
 TOP_TEMPLATES = reply_of(Templates={"type": "array", "items": shape(
     Template=STRING, **{name: _COUNT for name in COUNT_NAMES.values()},

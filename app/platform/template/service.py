@@ -10,8 +10,12 @@ push        ``Subject`` (the title) and ``Text`` (the body)
 whatsapp    ``Text``, with the provider's ``{{1}}`` placeholders; starts ``pending``
 ==========  ===============================================================
 
-A WhatsApp template is sendable only once the provider approved it; changing its text sends it
-back to ``pending``. Every query filters on the account: another account's slug is unknown.
+A WhatsApp template is sendable only once the provider approved it; changing its text or language
+sends it back to ``pending``. Whenever a WhatsApp template becomes pending (made, changed, or
+turned into a WhatsApp one) the upsert enqueues ``whatsapp_templates.submit`` in its transaction:
+the provider reviews it and tasks/whatsapp_templates.py records the outcome (``approved`` or
+``rejected`` with ``status_reason``; schedules/whatsapp_templates.py polls the review). Every query
+filters on the account: another account's slug is unknown.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from app.http import errors
 from app.platform.errors import ResourceLimit
 from app.platform.template import render
+from herald.actors import Actor
+from models.outbox import enqueue
 from models.platform.template import MAX_TEMPLATES_PER_ACCOUNT, Template, TemplateState, new_template_id
 
 if TYPE_CHECKING:  # the schema module imports Sanic (app.http.bodies); a service must not
@@ -80,8 +86,8 @@ async def upsert(conn: BaseDBAsyncClient, tenant_pk: int, body: TemplateUpsert) 
     render.check(body.channel, parts_of(body))
     # The account row is the lock that keeps two concurrent creations from passing the cap together.
     await conn.execute_query("SELECT id FROM tenants WHERE id = $1 FOR UPDATE", [tenant_pk])
-    exists = await Template.filter(tenant_id=tenant_pk, slug=body.slug).using_db(conn).exists()
-    if not exists:
+    before = await Template.get_or_none(tenant_id=tenant_pk, slug=body.slug, using_db=conn)
+    if before is None:
         count = await Template.filter(tenant_id=tenant_pk).using_db(conn).count()
         if count >= MAX_TEMPLATES_PER_ACCOUNT:
             raise ResourceLimit("templates", MAX_TEMPLATES_PER_ACCOUNT)
@@ -89,6 +95,12 @@ async def upsert(conn: BaseDBAsyncClient, tenant_pk: int, body: TemplateUpsert) 
     rows = await conn.execute_query_dict(_UPSERT, [
         new_template_id(), tenant_pk, body.slug, body.channel, body.name or "", body.subject, body.text, body.html,
         body.language or "en", status.value])
+    if body.channel == "whatsapp" and (before is None or before.channel != "whatsapp" or before.text != body.text
+                                       or before.language != (body.language or "en")):
+        # To the provider's review (tasks/whatsapp_templates.py), with this transaction's commit.
+        await conn.execute_query("UPDATE templates SET submitted_at = NULL, checked_at = NULL, status_reason = NULL "
+                                 "WHERE id = $1", [rows[0]["id"]])
+        await enqueue(conn, Actor.WHATSAPP_TEMPLATE_SUBMIT, rows[0]["id"])
     return await Template.get(id=rows[0]["id"], using_db=conn)
 
 

@@ -21,6 +21,8 @@ def template_view(template: Template) -> dict[str, Any]:
         "Html": template.html,
         "Language": template.language,
         "Status": template.status,
+        # WhatsApp: why a template is rejected, or what it still waits for (null otherwise).
+        "StatusReason": template.status_reason if template.channel == "whatsapp" else None,
         "Variables": variables_of(template),
         "CreatedAt": iso(template.created_at),
         "UpdatedAt": iso(template.updated_at),
@@ -29,7 +31,7 @@ def template_view(template: Template) -> dict[str, Any]:
 
 TEMPLATE_SHAPE = shape(TemplateId=STRING, Slug=STRING, Channel={"enum": ["email", "sms", "push", "whatsapp"]},
                        Name=STRING, Subject=NULLABLE_STRING, Text=NULLABLE_STRING, Html=NULLABLE_STRING,
-                       Language=STRING, Status={"enum": [state.value for state in TemplateState]},
+                       Language=STRING, Status={"enum": [state.value for state in TemplateState]}, StatusReason=NULLABLE_STRING,
                        Variables={"type": "array", "items": STRING}, CreatedAt=TIMESTAMP, UpdatedAt=TIMESTAMP)
 TEMPLATE = reply_of(Template=TEMPLATE_SHAPE)
 TEMPLATES = reply_of(Templates={"type": "array", "items": TEMPLATE_SHAPE})
