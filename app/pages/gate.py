@@ -4,7 +4,8 @@
   (``Authorization: Bearer sk_live_...``), introspected through the platform (app/http/api_keys.py,
   cached at most 2 s; platform down: 503), counted against the key's rate ceiling in the same Redis
   window as the platform's /v1 (429 ``Throttling`` past it), which must hold the route's ``ctx_scope``
-  (403 ``InsufficientScope`` naming it); or an identity session with ``X-Service-Tenant``
+  (403 ``InsufficientScope`` naming it), and counted in the account's API calls
+  (app/pages/api_calls.py); or an identity session with ``X-Service-Tenant``
   (app/http/tenant_access.py, product ``paginas``), whose role must reach the one the scope maps to
   (:data:`ROLE_OF_SCOPE`). A route that declares no scope is refused.
 - ``/internal/v1/*``: the service credential, or 401.
@@ -22,6 +23,7 @@ from app.http.api_keys import KeyInfo, introspection, looks_like_key
 from app.http.ratelimit import RateLimiter
 from app.http.services import bearer_token, require_service_credential
 from app.http.tenant_access import TenantAccess, session_access
+from app.pages import api_calls
 
 PRODUCT = "paginas"
 # The least role of the product ``paginas`` (leitor 10, editor 20, publicador 25, admin 30) a scope asks.
@@ -49,6 +51,7 @@ async def act_in_account(request: Request, scope: str | None) -> TenantAccess:
         key = await introspection(request.app).lookup(token)
         if key is None:
             raise errors.AuthorizationError("The API key is not valid.")
+        api_calls.counter(request.app).count(key.tenant_id)  # the account's ApiCalls (app/pages/api_calls.py)
         await admit(request, key)
         if not key.tenant_active:
             raise errors.TenantSuspended()

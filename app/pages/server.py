@@ -8,7 +8,7 @@ from sanic import Sanic
 
 from app.http import health, services
 from app.http.factory import build_app
-from app.pages import gate
+from app.pages import api_calls, gate
 from app.pages.ai import v1 as ai
 from app.pages.brand import v1 as brand
 from app.pages.domain import v1 as domain
@@ -31,4 +31,5 @@ def build() -> Sanic:
     app = build_app(PAGES, BLUEPRINTS + INTERNAL, readiness=health.strict(), max_body_bytes=MAX_BODY_BYTES)
     services.install(app)
     gate.install(app)
+    api_calls.install(app)
     return app

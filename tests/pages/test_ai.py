@@ -47,3 +47,11 @@ async def test_a_provider_turns_a_brief_into_blocks_and_nothing_is_saved(start_s
         assert (await pages.post("/v1/ia/gerar-pagina", headers=account.headers, json=BRIEF)).status_code == 502
         short = await pages.post("/v1/ia/gerar-pagina", headers=account.headers, json={"Brief": "short"})
         assert short.status_code == 400
+
+
+def test_an_ai_provider_no_plugin_has_stops_the_start(start_server, servers):
+    servers("platform")
+    with pytest.raises(RuntimeError) as failed:
+        start_server("pages", AI_BASE_URL="http://127.0.0.1:9/v1", AI_PROVIDER="nope")
+    assert "AI_PROVIDER='nope' names no plug-in of herald.providers.ai" in str(failed.value)
+    assert "openai" in str(failed.value)

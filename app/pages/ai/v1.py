@@ -1,9 +1,10 @@
 """``POST /v1/ia/gerar-pagina`` (``pages:write``): a brief in, page blocks out; nothing saved.
-503 when no provider is configured (docs/pages.md, "AI page generation")."""
+503 when no provider is configured (docs/pages.md, "AI page generation"). The blueprint loads the AI
+plug-in when the server starts (``app.ctx.ai_provider``) and closes it when it stops."""
 
 from __future__ import annotations
 
-from sanic import Blueprint, HTTPResponse, Request
+from sanic import Blueprint, HTTPResponse, Request, Sanic
 
 from app.http.bodies import parse_body
 from app.http.openapi import STRING, answers, reply_of, shape
@@ -12,6 +13,18 @@ from app.pages.ai import service
 from app.pages.ai.schemas import GenerationRequest, generated_page
 
 bp = Blueprint("v1_ai", url_prefix="/v1")
+
+
+@bp.before_server_start
+async def load_ai_provider(app: Sanic) -> None:
+    app.ctx.ai_provider = service.load_provider(app.ctx.settings)
+
+
+@bp.after_server_stop
+async def close_ai_provider(app: Sanic) -> None:
+    provider = getattr(app.ctx, "ai_provider", None)
+    if provider is not None:
+        await provider.aclose()
 
 GENERATED = reply_of(Pagina=shape(Title=STRING, Blocks={"type": "array", "items": {"type": "object"}},
                                   Seo={"type": "object"}))
@@ -22,6 +35,6 @@ GENERATED = reply_of(Pagina=shape(Title=STRING, Blocks={"type": "array", "items"
 async def generate_page(request: Request) -> HTTPResponse:
     """Drafts page blocks from a brief through the configured AI provider; saves nothing."""
     body = parse_body(request, GenerationRequest)
-    provider = service.provider_of(request.app.ctx.settings)
+    provider = service.provider_of(getattr(request.app.ctx, "ai_provider", None))
     answer = await service.generate(provider, body.brief, body.language)
     return reply(request, {"Pagina": generated_page(answer)})

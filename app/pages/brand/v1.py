@@ -18,8 +18,9 @@ from models.pages import Brand
 
 bp = Blueprint("v1_brand", url_prefix="/v1")
 
-BRAND = reply_of(Marca=shape(LogoUrl=NULLABLE_STRING, PrimaryColor=NULLABLE_STRING, SecondaryColor=NULLABLE_STRING,
-                             Font=NULLABLE_STRING))
+BRAND_ELEMENTS = shape(LogoUrl=NULLABLE_STRING, PrimaryColor=NULLABLE_STRING, SecondaryColor=NULLABLE_STRING,
+                       Font=NULLABLE_STRING)
+BRAND = reply_of(Marca=BRAND_ELEMENTS)
 
 
 def brand_view(brand: Brand | None) -> dict:

@@ -82,7 +82,56 @@ class FormCreate(Body):
 
     @model_validator(mode="after")
     def _unique_names(self) -> FormCreate:
-        names = [item.name for item in self.fields]
-        if len(names) != len(set(names)):
-            raise ValueError("field names must be unique")
+        _unique(self.fields)
         return self
+
+
+def _unique(fields: list[FormField]) -> None:
+    names = [item.name for item in fields]
+    if len(names) != len(set(names)):
+        raise ValueError("field names must be unique")
+
+
+class FormPatch(Body):
+    """Only the fields sent are touched, validated as on create; ``"Consent": null`` removes the
+    checkbox and ``"RedirectUrl": null`` the redirect after a submission."""
+
+    # The defaults are never stored (only the fields sent are); the minimums are checked below so
+    # that the declared schema's defaults stay valid.
+    name: str = Field(default="", max_length=200)
+    fields: list[FormField] = Field(default=[], max_length=50)
+    consent: Consent | None = None
+    destination: Destination = Destination()
+    success_message: str = Field(default="", max_length=500)
+    redirect_url: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("fields")
+    @classmethod
+    def _fields(cls, value: list[FormField]) -> list[FormField]:
+        if not value:
+            raise ValueError("must hold at least one field")
+        return value
+
+    _redirect = field_validator("redirect_url")(classmethod(
+        lambda cls, value: None if value is None else validation.web_url(value)))
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> FormPatch:
+        if "fields" in self.model_fields_set:
+            _unique(self.fields)
+        return self
+
+    def changes(self) -> dict:
+        """The fields sent, as plain values in the stored shape (the service's keyword names)."""
+        values = {"name": self.name, "fields": [item.model_dump(by_alias=True) for item in self.fields],
+                  "consent": self.consent.model_dump(by_alias=True) if self.consent else None,
+                  "destination": self.destination.model_dump(by_alias=True, exclude_none=True),
+                  "success_message": self.success_message, "redirect_url": self.redirect_url}
+        return {name: values[name] for name in self.model_fields_set}

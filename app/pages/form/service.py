@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
 from app.http.paging import KeysetPage, Page as Listing
+from app.pages.page.service import used_in_pages
 from models.pages import Form
 
 
@@ -20,9 +19,11 @@ async def create_form(conn: BaseDBAsyncClient, tenant: str, *, name: str, fields
                              destination=destination, success_message=success_message)
 
 
-async def find(conn: BaseDBAsyncClient, tenant: str | None, form_id: str) -> Form:
+async def find(conn: BaseDBAsyncClient, tenant: str | None, form_id: str, *, lock: bool = False) -> Form:
     """The account's form (``tenant`` None: any account's, for the service credential only)."""
     query = Form.filter(public_id=form_id).using_db(conn)
+    if lock:
+        query = query.select_for_update()
     if tenant is not None:
         query = query.filter(tenant_id=tenant)
     form = await query.first()
@@ -31,16 +32,32 @@ async def find(conn: BaseDBAsyncClient, tenant: str | None, form_id: str) -> For
     return form
 
 
+async def update_form(conn: BaseDBAsyncClient, tenant: str, form_id: str, changes: dict) -> Form:
+    """``changes``: the fields sent (FormPatch.changes()); the rest stays. A new ``destination``
+    keeps the redirect unless ``redirect_url`` is sent too."""
+    form = await find(conn, tenant, form_id, lock=True)
+    if "name" in changes:
+        form.name = changes["name"].strip()
+    if "fields" in changes:
+        form.fields_spec = changes["fields"]
+    if "consent" in changes:
+        form.consent = changes["consent"]
+    if "success_message" in changes:
+        form.success_message = changes["success_message"]
+    destination = dict(changes["destination"]) if "destination" in changes else dict(form.destination)
+    redirect = changes["redirect_url"] if "redirect_url" in changes else form.destination.get("RedirectUrl")
+    destination.pop("RedirectUrl", None)
+    if redirect:
+        destination["RedirectUrl"] = redirect
+    form.destination = destination
+    await form.save(using_db=conn)
+    return form
+
+
 async def delete(conn: BaseDBAsyncClient, tenant: str, form_id: str) -> None:
     """Deletes a form no page uses (its draft, a variant or its live version): 409 otherwise."""
-    form = await find(conn, tenant, form_id)
-    block = json.dumps([{"FormId": form.public_id}])
-    rows = await conn.execute_query_dict(
-        "SELECT 1 FROM pages p WHERE p.tenant_id = $1 AND (p.blocks @> $2::jsonb OR EXISTS ("
-        "  SELECT 1 FROM page_versions v WHERE v.page_id = p.id AND v.number = p.live_version"
-        "  AND v.blocks @> $2::jsonb) OR EXISTS (SELECT 1 FROM page_experiments e JOIN page_variants r"
-        "  ON r.experiment_id = e.id WHERE e.page_id = p.id AND r.blocks @> $2::jsonb)) LIMIT 1", [tenant, block])
-    if rows:
+    form = await find(conn, tenant, form_id, lock=True)
+    if await used_in_pages(conn, tenant, {"FormId": form.public_id}):
         raise errors.Conflict("A page uses this form; remove it from the page first.")
     await form.delete(using_db=conn)
 

@@ -1,5 +1,6 @@
-"""Forms (scopes ``forms:read``, ``forms:write``): ``GET/POST /v1/formularios``, ``GET/DELETE
-/v1/formularios/{id}`` (DELETE refused with 409 while a page uses the form)."""
+"""Forms (scopes ``forms:read``, ``forms:write``): ``GET/POST /v1/formularios``, ``GET/PATCH/DELETE
+/v1/formularios/{id}`` (PATCH touches only the fields sent; DELETE refused with 409 while a page uses
+the form)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from app.http.paging import KeysetPage
 from app.http.responses import no_content, reply
 from app.pages import db
 from app.pages.form import service
-from app.pages.form.schemas import FormCreate
+from app.pages.form.schemas import FormCreate, FormPatch
 from app.pages.form.views import FORM, FORMS, form_view
 from app.pages.gate import tenant_of
 
@@ -40,6 +41,16 @@ async def create_form(request: Request) -> HTTPResponse:
 async def get_form(request: Request, form_id: str) -> HTTPResponse:
     """One form."""
     return reply(request, {"Formulario": form_view(await service.find(db.connection(), tenant_of(request), form_id))})
+
+
+@bp.patch("/formularios/<form_id:id>", ctx_scope="forms:write", ctx_body=FormPatch,
+          ctx_responses=answers({200: FORM}))
+async def update_form(request: Request, form_id: str) -> HTTPResponse:
+    """Changes a form: only the fields sent, validated as on create."""
+    changes = parse_body(request, FormPatch).changes()
+    async with db.transaction() as conn:
+        form = await service.update_form(conn, tenant_of(request), form_id, changes)
+    return reply(request, {"Formulario": form_view(form)})
 
 
 @bp.delete("/formularios/<form_id:id>", ctx_scope="forms:write", ctx_errors=(409,),

@@ -6,6 +6,13 @@
 - The file is written to disk first (``<media dir>/<sha256>``, through a temporary file and an atomic
   rename), then the row; a crash in between leaves an unreferenced file, never a row without its
   file. A duplicate (same account, same content) writes nothing and answers the existing row.
+- Files are shared by content: one file per SHA-256 whatever the accounts. Deleting a row removes
+  the file once no other row (of any account) names that hash. Store and delete take a transaction
+  advisory lock on the hash, so a delete never removes a file an upload of the same content is
+  about to reference: whichever comes second sees the other's committed outcome. A row whose file
+  is missing (a delete whose commit failed after the unlink) is healed by uploading the content
+  again: a duplicate rewrites the file when it is absent.
+- An image a page uses (draft, live version or a variant) cannot be deleted: 409.
 - Served publicly by id only (the row names the file; no path ever comes from a request).
 - Import from a URL goes through herald/egress.py (https on 443, no internal addresses, checked
   again at connect time, no redirects, the answer capped while reading).
@@ -20,11 +27,11 @@ from pathlib import Path
 
 import httpx
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.exceptions import IntegrityError
 
 from app.http import errors
 from app.http.paging import KeysetPage, Page as Listing
 from app.pages.errors import UnsupportedMedia
+from app.pages.page.service import used_in_pages
 from herald import egress
 from models.pages import Media
 
@@ -67,25 +74,45 @@ def _write(directory: Path, digest: str, data: bytes) -> None:
     os.replace(temporary, target)
 
 
+def _unlink(directory: Path, digest: str) -> None:
+    (directory / digest).unlink(missing_ok=True)
+
+
+async def _lock_content(conn: BaseDBAsyncClient, digest: str) -> None:
+    """Serialises store and delete of one content (until the transaction ends)."""
+    await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [int(digest[:15], 16)])
+
+
 async def store(conn: BaseDBAsyncClient, tenant: str, data: bytes, *, directory: Path, filename: str = "",
                 source_url: str | None = None) -> tuple[Media, bool]:
-    """(row, created): disk first, then the row; a duplicate writes nothing."""
+    """(row, created): disk first, then the row; a duplicate writes nothing (but a missing file).
+    ``conn`` is a transaction (the content lock is held until it ends)."""
     if len(data) > MAX_BYTES:
         raise errors.PayloadTooLarge(MAX_BYTES)
     content_type = sniff(data)
     if content_type is None:
         raise UnsupportedMedia(details={"arquivo": "not a PNG, JPEG, GIF or WebP image"})
     digest = hashlib.sha256(data).hexdigest()
+    await _lock_content(conn, digest)
     existing = await Media.filter(tenant_id=tenant, sha256=digest).using_db(conn).first()
+    await asyncio.to_thread(_write, directory, digest, data)  # nothing when the file is there
     if existing is not None:
         return existing, False
-    await asyncio.to_thread(_write, directory, digest, data)
-    try:
-        row = await Media.create(using_db=conn, tenant_id=tenant, sha256=digest, content_type=content_type,
-                                 size=len(data), filename=filename[:255], source_url=source_url)
-    except IntegrityError:  # the same upload, concurrently
-        return await Media.get(tenant_id=tenant, sha256=digest).using_db(conn), False
+    row = await Media.create(using_db=conn, tenant_id=tenant, sha256=digest, content_type=content_type,
+                             size=len(data), filename=filename[:255], source_url=source_url)
     return row, True
+
+
+async def delete(conn: BaseDBAsyncClient, tenant: str, media_id: str, *, directory: Path) -> None:
+    """Deletes the account's image (404 foreign or missing; 409 while a page uses it), and its file
+    when no other row names the content. ``conn`` is a transaction."""
+    media = await find(conn, tenant, media_id)
+    if await used_in_pages(conn, tenant, {"MediaId": media.public_id}):
+        raise errors.Conflict("A page uses this image; remove it from the page first.")
+    await _lock_content(conn, media.sha256)
+    await media.delete(using_db=conn)
+    if not await Media.filter(sha256=media.sha256).using_db(conn).exists():
+        await asyncio.to_thread(_unlink, directory, media.sha256)
 
 
 async def fetch(url: str, *, allow_loopback: bool) -> bytes:

@@ -4,6 +4,8 @@
     POST /v1/midias                     multipart upload, field ``arquivo`` (201 new; 200 the existing
                                         one for a duplicate, nothing written)
     POST /v1/midias/importar            ``{"Url": "https://..."}``: fetched through the egress policy
+    DELETE /v1/midias/{id}              the row, and the file once no other row names its content (409
+                                        while a page uses the image)
     GET /v1/public/midias/{id}          public: the image, by id, nosniff, cacheable for a year
 """
 
@@ -16,9 +18,10 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import Body, parse_body
-from app.http.openapi import NO_CONTENT, NULLABLE_STRING, STRING, TIMESTAMP, Schema, answers, reply_of, shape
+from app.http.openapi import (BINARY, NO_CONTENT, NULLABLE_STRING, STRING, TIMESTAMP, Schema, answers, fields,
+                              reply_of, shape)
 from app.http.paging import KeysetPage
-from app.http.responses import iso, reply
+from app.http.responses import iso, no_content, reply
 from app.pages import db
 from app.pages.gate import tenant_of
 from app.pages.media import service
@@ -57,9 +60,9 @@ async def list_media(request: Request) -> HTTPResponse:
                            "HasMore": found.has_more})
 
 
-# The body is multipart/form-data (field ``arquivo``); the OpenAPI generator describes JSON and url-encoded
-# bodies only, so this one is described in the docstring.
+# The body is multipart/form-data (field ``arquivo``), described by ctx_multipart (docs/openapi.md).
 @bp.post("/midias", ctx_scope="pages:write", ctx_errors=(400, 413, 415),
+         ctx_multipart=fields(arquivo=BINARY), ctx_multipart_required=("arquivo",),
          ctx_responses=answers({200: MEDIA, 201: MEDIA}))
 async def upload_media(request: Request) -> HTTPResponse:
     """Uploads an image (multipart field ``arquivo``); a duplicate answers the existing one."""
@@ -67,8 +70,9 @@ async def upload_media(request: Request) -> HTTPResponse:
     if upload is None:
         raise errors.ValidationError("Send the image as multipart/form-data in the field 'arquivo'.",
                                      details={"arquivo": "required"})
-    row, created = await service.store(db.connection(), tenant_of(request), bytes(upload.body),
-                                       directory=_directory(request), filename=upload.name or "")
+    async with db.transaction() as conn:
+        row, created = await service.store(conn, tenant_of(request), bytes(upload.body),
+                                           directory=_directory(request), filename=upload.name or "")
     return reply(request, {"Midia": media_view(row)}, status=201 if created else 200)
 
 
@@ -78,9 +82,19 @@ async def import_media(request: Request) -> HTTPResponse:
     """Imports an image from a URL (SSRF-safe); a duplicate answers the existing one."""
     body = parse_body(request, MediaImport)
     data = await service.fetch(body.url, allow_loopback=request.app.ctx.settings.webhooks_allow_loopback)
-    row, created = await service.store(db.connection(), tenant_of(request), data, directory=_directory(request),
-                                       source_url=body.url)
+    async with db.transaction() as conn:
+        row, created = await service.store(conn, tenant_of(request), data, directory=_directory(request),
+                                           source_url=body.url)
     return reply(request, {"Midia": media_view(row)}, status=201 if created else 200)
+
+
+@bp.delete("/midias/<media_id:id>", ctx_scope="pages:write", ctx_errors=(409,),
+           ctx_responses=answers({204: NO_CONTENT}))
+async def delete_media(request: Request, media_id: str) -> HTTPResponse:
+    """Deletes an image no page uses; its file goes once no other row names the same content."""
+    async with db.transaction() as conn:
+        await service.delete(conn, tenant_of(request), media_id, directory=_directory(request))
+    return no_content()
 
 
 @bp.get("/public/midias/<media_id:id>", ctx_public=True, ctx_responses=answers({200: IMAGE, 304: NO_CONTENT}))

@@ -28,6 +28,7 @@ from app.http.bodies import parse_body
 from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, answers, reply_of, shape
 from app.http.responses import iso, reply
 from app.pages import db, validation
+from app.pages.brand.v1 import BRAND_ELEMENTS, brand_view
 from app.pages.domain import service as domains
 from app.pages.domain.views import AUTHORIZED
 from app.pages.experiment import service as experiments
@@ -40,7 +41,7 @@ from app.pages.redirect.views import RESOLVED, resolved_view
 from app.pages.routing import service as routing
 from app.pages.routing.schemas import PageClicks
 from app.pages.routing.views import COUNTED, destination_view
-from models.pages import Page, PageVersion
+from models.pages import Brand, Page, PageVersion
 from models.pages.page import ExperimentStatus, PageStatus, assign_variant
 
 log = logging.getLogger("herald.pages")
@@ -51,7 +52,7 @@ OBJECTS = {"type": "array", "items": {"type": "object"}}
 PUBLISHED_PAGE = reply_of(Pagina=shape(
     Id=STRING, TenantId=STRING, Domain=STRING, Slug=STRING, Title=STRING, Blocks=OBJECTS, Seo={"type": "object"},
     Version={"type": "integer"}, PublishedAt=TIMESTAMP, VariantId=NULLABLE_STRING,
-    Experiment={"type": ["object", "null"]}, Destinos=OBJECTS))
+    Experiment={"type": ["object", "null"]}, Destinos=OBJECTS, Brand=BRAND_ELEMENTS))
 PUBLISHED_LIST = reply_of(Paginas={"type": "array", "items": shape(Slug=STRING, PublishedAt=TIMESTAMP)})
 TLS_CACHE_SECONDS = 1.0
 TLS_CACHE_ENTRIES = 10_000
@@ -95,11 +96,12 @@ async def published_page(request: Request) -> HTTPResponse:
             variant_id = assign_variant(experiment.public_id, visitor, [(row.public_id, row.weight) for row in rows])
             blocks = next(row.blocks for row in rows if row.public_id == variant_id)
     destinations = await routing.destinations(conn, page)
+    brand = await Brand.get_or_none(tenant_id=page.tenant_id).using_db(conn)
     return reply(request, {"Pagina": {
         "Id": page.public_id, "TenantId": page.tenant_id, "Domain": page.domain, "Slug": version.slug,
         "Title": version.title, "Blocks": blocks, "Seo": version.seo, "Version": version.number,
         "PublishedAt": iso(version.published_at), "VariantId": variant_id, "Experiment": experiment_body,
-        "Destinos": [destination_view(row) for row in destinations]}})
+        "Destinos": [destination_view(row) for row in destinations], "Brand": brand_view(brand)}})
 
 
 @bp.get("/paginas/publicadas", ctx_auth="service", ctx_query=("dominio",), ctx_responses=answers({200: PUBLISHED_LIST}))

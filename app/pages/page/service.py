@@ -6,6 +6,8 @@ Services take (conn, tenant, plain values); the surface opens the transaction.
 
 from __future__ import annotations
 
+import json
+
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
@@ -54,6 +56,18 @@ async def check_references(conn: BaseDBAsyncClient, tenant: str, blocks: list[di
     if problems:
         raise InvalidPageContent(f"The blocks refer to {next(iter(problems))!r}, which this account does not have.",
                                  details=problems)
+
+
+async def used_in_pages(conn: BaseDBAsyncClient, tenant: str, block: dict) -> bool:
+    """Whether a page of the account has a block containing ``block`` (``{"FormId": id}``,
+    ``{"MediaId": id}``) in its draft, its live version or a variant of its experiment."""
+    fragment = json.dumps([block])
+    rows = await conn.execute_query_dict(
+        "SELECT 1 FROM pages p WHERE p.tenant_id = $1 AND (p.blocks @> $2::jsonb OR EXISTS ("
+        "  SELECT 1 FROM page_versions v WHERE v.page_id = p.id AND v.number = p.live_version"
+        "  AND v.blocks @> $2::jsonb) OR EXISTS (SELECT 1 FROM page_experiments e JOIN page_variants r"
+        "  ON r.experiment_id = e.id WHERE e.page_id = p.id AND r.blocks @> $2::jsonb)) LIMIT 1", [tenant, fragment])
+    return bool(rows)
 
 
 async def _slug_free(conn: BaseDBAsyncClient, tenant: str, domain: str, slug: str, page_pk: int | None) -> None:

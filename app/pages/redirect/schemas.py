@@ -23,6 +23,22 @@ class RedirectCreate(Body):
     _target = field_validator("target")(classmethod(lambda cls, value: validation.web_url(value)))
 
 
+class RedirectPatch(Body):
+    """Only the fields sent are touched, validated as on create (clicks are kept)."""
+
+    domain: str = Field(default="", max_length=253)
+    slug: str = Field(default="", max_length=100)
+    target: str = ""
+    status_code: Literal[301, 302, 307, 308] = 302
+
+    _domain = field_validator("domain")(classmethod(lambda cls, value: validation.host(value)))
+    _slug = field_validator("slug")(classmethod(lambda cls, value: validation.slug(value)))
+    _target = field_validator("target")(classmethod(lambda cls, value: validation.web_url(value)))
+
+    def changes(self) -> dict:
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+
 class RedirectDelta(Body):
     redirect_id: Annotated[str, Field(min_length=1, max_length=40)]
     count: int = Field(ge=1, le=1_000_000)

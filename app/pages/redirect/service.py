@@ -27,11 +27,28 @@ async def create(conn: BaseDBAsyncClient, tenant: str, *, domain: str, slug: str
         raise SlugInUse("Another redirect of this account already uses this slug on this domain.") from None
 
 
-async def find(conn: BaseDBAsyncClient, tenant: str, redirect_id: str) -> Redirect:
-    found = await Redirect.filter(tenant_id=tenant, public_id=redirect_id).using_db(conn).first()
+async def find(conn: BaseDBAsyncClient, tenant: str, redirect_id: str, *, lock: bool = False) -> Redirect:
+    query = Redirect.filter(tenant_id=tenant, public_id=redirect_id).using_db(conn)
+    found = await (query.select_for_update() if lock else query).first()
     if found is None:
         raise errors.NotFound("Redirect not found.")
     return found
+
+
+async def update(conn: BaseDBAsyncClient, tenant: str, redirect_id: str, changes: dict) -> Redirect:
+    """``changes``: the fields sent (RedirectPatch.changes()); a new domain or slug must be free (409)."""
+    row = await find(conn, tenant, redirect_id, lock=True)
+    for name in ("domain", "slug", "target", "status_code"):
+        if name in changes:
+            setattr(row, name, changes[name])
+    if {"domain", "slug"} & changes.keys() and await Redirect.filter(
+            tenant_id=tenant, domain=row.domain, slug=row.slug).exclude(id=row.id).using_db(conn).exists():
+        raise SlugInUse("Another redirect of this account already uses this slug on this domain.")
+    try:
+        await row.save(using_db=conn)
+    except IntegrityError:  # the same slug taken concurrently
+        raise SlugInUse("Another redirect of this account already uses this slug on this domain.") from None
+    return row
 
 
 async def delete(conn: BaseDBAsyncClient, tenant: str, redirect_id: str) -> None:

@@ -1,5 +1,6 @@
-"""Redirects (scopes ``pages:read``, ``pages:write``): ``GET/POST /v1/redirects``, ``GET/DELETE
-/v1/redirects/{id}``, ``GET /v1/redirects/{id}/cliques``. Served by the runtime at ``https://<domain>/r/<slug>``."""
+"""Redirects (scopes ``pages:read``, ``pages:write``): ``GET/POST /v1/redirects``, ``GET/PATCH/DELETE
+/v1/redirects/{id}`` (PATCH touches only the fields sent), ``GET /v1/redirects/{id}/cliques``. Served by
+the runtime at ``https://<domain>/r/<slug>``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from app.http.responses import no_content, reply
 from app.pages import db
 from app.pages.gate import tenant_of
 from app.pages.redirect import service
-from app.pages.redirect.schemas import RedirectCreate
+from app.pages.redirect.schemas import RedirectCreate, RedirectPatch
 from app.pages.redirect.views import CLICKS, REDIRECT, REDIRECTS, clicks_view, redirect_view
 
 bp = Blueprint("v1_redirects", url_prefix="/v1")
@@ -42,6 +43,16 @@ async def get_redirect(request: Request, redirect_id: str) -> HTTPResponse:
     """One redirect."""
     return reply(request, {"Redirect": redirect_view(await service.find(db.connection(), tenant_of(request),
                                                                         redirect_id))})
+
+
+@bp.patch("/redirects/<redirect_id:id>", ctx_scope="pages:write", ctx_body=RedirectPatch, ctx_errors=(409,),
+          ctx_responses=answers({200: REDIRECT}))
+async def update_redirect(request: Request, redirect_id: str) -> HTTPResponse:
+    """Changes a redirect: only the fields sent, validated as on create; clicks are kept."""
+    changes = parse_body(request, RedirectPatch).changes()
+    async with db.transaction() as conn:
+        row = await service.update(conn, tenant_of(request), redirect_id, changes)
+    return reply(request, {"Redirect": redirect_view(row)})
 
 
 @bp.delete("/redirects/<redirect_id:id>", ctx_scope="pages:write", ctx_responses=answers({204: NO_CONTENT}))
