@@ -13,6 +13,7 @@ from app.crm.consent import service
 from app.crm.consent.schemas import MAX_BODY_BYTES, ConsentWrite
 from app.crm.consent.views import CONSENT, consent_view
 from app.crm.gate import access_of
+from app.crm.outbox import poke
 from app.http.bodies import parse_body
 from app.http.openapi import answers
 from app.http.responses import reply
@@ -37,4 +38,5 @@ async def put_consent(request: Request, contact_id: str) -> HTTPResponse:
     receives, channels = parse_body(request, ConsentWrite, max_bytes=MAX_BODY_BYTES).decided()
     async with db.transaction() as conn:
         found, state = await service.set_consent(conn, access_of(request).tenant_id, contact_id, receives, channels)
+    poke(request)
     return reply(request, consent_view(found, state))

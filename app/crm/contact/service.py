@@ -22,6 +22,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
 from app.crm.contact.schemas import MAX_BULK, ContactWrite
+from app.crm.destination import service as destinations
 from app.crm.errors import IdentityClash, InvalidContact
 from app.http import errors
 from app.http.bodies import validation_error
@@ -166,6 +167,7 @@ async def upsert(conn: BaseDBAsyncClient, tenant: str, body: ContactWrite) -> tu
                                              subscribed=True)
     _apply(row, prepared)
     await _save(conn, row, create=created)
+    await destinations.emit_contact(conn, tenant, row, created)
     return row, created
 
 
@@ -180,6 +182,7 @@ async def update(conn: BaseDBAsyncClient, tenant: str, contact_id: str, changes:
         raise InvalidContact("A contact needs at least one of email, telefone or id_externo.",
                              details={"email": "one of email, telefone, id_externo is required"})
     await _save(conn, row)
+    await destinations.emit_contact(conn, tenant, row, False)
     return row
 
 

@@ -14,9 +14,11 @@ import unicodedata
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
+from app.crm.destination import service as destinations
 from app.http import errors
 from app.http.paging import KeysetPage, Page
 from models.crm import ContactList
+from models.crm.journey import enroll
 from models.crm.list import new_list_id
 
 
@@ -81,7 +83,9 @@ async def add_members(conn: BaseDBAsyncClient, tenant: str, list_id: str,
     pks = [row["id"] for row in known]
     added = await conn.execute_query_dict(
         "INSERT INTO list_members (list_id, contact_id, added_at) SELECT $1, c, now() FROM unnest($2::bigint[]) AS c "
-        "ON CONFLICT (list_id, contact_id) DO NOTHING RETURNING id", [found.id, pks]) if pks else []
+        "ON CONFLICT (list_id, contact_id) DO NOTHING RETURNING id, contact_id", [found.id, pks]) if pks else []
+    await enroll(conn, tenant, "lista", found.public_id, [row["contact_id"] for row in added])  # journeys' entry
+    await destinations.emit_members_added(conn, tenant, found, [row["id"] for row in added])
     present = {row["public_id"] for row in known}
     return found, len(added), [cid for cid in wanted if cid not in present]
 

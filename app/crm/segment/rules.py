@@ -16,10 +16,17 @@ A node is exactly one of:
     {"atributo": "<name>", "op": "contem", "valor": "<text>"}
     {"lista": "lst_<hex>", "membro": true|false}
     {"canal": "email"|"sms"|"push"|"whatsapp", "recebe": true|false}
+    {"evento": "<name>", "tem": true|false, "dias": <1..3650>?}    has (or has not) an event of that
+                                                                    name, within the last N days if given
 
 At most MAX_DEPTH levels and MAX_NODES nodes. Every value travels as a query parameter, never as
 SQL text; e-mail and phone compare through the blind index. Lists are resolved to the account's
-own (a list of another account is "unknown", 422).
+own (a list of another account is "unknown", 422). Every parameter is a JSON value (a moment travels
+as text and is cast in SQL), so a compiled condition can be stored and run later by a worker (the
+journeys keep their branch conditions and segment triggers compiled, app/crm/journey).
+
+The ``evento`` node is an EXISTS on contact_events served by its index (tenant, name, contact_id,
+occurred_at).
 """
 
 from __future__ import annotations
@@ -38,7 +45,8 @@ from models.crm.contact import blind_index
 MAX_DEPTH = 6
 MAX_NODES = 100
 MAX_CHILDREN = 50
-KINDS = ("todas", "qualquer", "nao", "campo", "atributo", "lista", "canal")
+KINDS = ("todas", "qualquer", "nao", "campo", "atributo", "lista", "canal", "evento")
+MAX_EVENT_DAYS = 3650
 
 
 def _invalid(path: str, reason: str) -> errors.Unprocessable:
@@ -72,7 +80,7 @@ class Compiler:
         kind = kinds[0]
         allowed = {"todas": {"todas"}, "qualquer": {"qualquer"}, "nao": {"nao"}, "campo": {"campo", "op", "valor"},
                    "atributo": {"atributo", "op", "valor"}, "lista": {"lista", "membro"},
-                   "canal": {"canal", "recebe"}}[kind]
+                   "canal": {"canal", "recebe"}, "evento": {"evento", "tem", "dias"}}[kind]
         extra = sorted(set(node) - allowed)
         if extra:
             raise _invalid(f"{path}.{extra[0]}", "unknown key here")
@@ -120,7 +128,7 @@ class Compiler:
                 raise _invalid(f"{path}.valor", "an RFC 3339 moment") from None
             if moment.tzinfo is None:
                 raise _invalid(f"{path}.valor", "an RFC 3339 moment with its offset")
-            return f"c.created_at {'<' if op == 'antes' else '>='} {self.param(moment)}::timestamptz"
+            return f"c.created_at {'<' if op == 'antes' else '>='} {self.param(moment.isoformat())}::text::timestamptz"
         columns = {"email": "c.email_index", "telefone": "c.phone_index", "id_externo": "c.external_id"}
         if name not in columns:
             raise _invalid(f"{path}.campo", "one of inscrito, criado_em, email, telefone, id_externo")
@@ -179,6 +187,20 @@ class Compiler:
             raise _invalid(f"{path}.recebe", "a boolean")
         exists = f"EXISTS (SELECT 1 FROM opt_outs o WHERE o.contact_id = c.id AND o.channel = {self.param(channel)}::text)"
         return f"NOT {exists}" if receives else exists
+
+    def _evento(self, node: dict, path: str, depth: int) -> str:
+        name, has, days = node["evento"], node.get("tem", True), node.get("dias")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise _invalid(f"{path}.evento", "an event name of 1 to 100 characters")
+        if not isinstance(has, bool):
+            raise _invalid(f"{path}.tem", "a boolean")
+        if days is not None and (isinstance(days, bool) or not isinstance(days, int)
+                                 or not 1 <= days <= MAX_EVENT_DAYS):
+            raise _invalid(f"{path}.dias", f"an integer from 1 to {MAX_EVENT_DAYS}")
+        within = "" if days is None else f" AND v.occurred_at >= now() - make_interval(days => {self.param(days)}::int)"
+        exists = (f"EXISTS (SELECT 1 FROM contact_events v WHERE v.tenant = $1 AND v.name = {self.param(name)}::text "
+                  f"AND v.contact_id = c.id{within})")
+        return exists if has else f"NOT {exists}"
 
 
 def _list_ids(node: Any, found: set[str]) -> set[str]:

@@ -1,0 +1,1 @@
+"""Account alerts on CRM metrics and their firing history (docs/crm.md)."""

@@ -1,0 +1,23 @@
+"""Request bodies of the destination routes."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from app.http.bodies import SnakeBody
+
+MAX_BODY_BYTES = 8 * 1024
+
+
+class DestinationCreate(SnakeBody):
+    url: str = Field(min_length=1, max_length=2048)
+    eventos: list[str] = Field(min_length=1, max_length=20)
+    descricao: str = Field(default="", max_length=200)
+    ativo: bool = True
+
+
+class DestinationPatch(SnakeBody):
+    url: str | None = Field(default=None, min_length=1, max_length=2048)
+    eventos: list[str] | None = Field(default=None, min_length=1, max_length=20)
+    descricao: str | None = Field(default=None, max_length=200)
+    ativo: bool | None = None

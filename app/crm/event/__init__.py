@@ -1,0 +1,1 @@
+"""CRM events of contacts (docs/crm.md, "Events")."""

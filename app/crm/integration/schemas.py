@@ -1,0 +1,24 @@
+"""Request body of the conversion integration routes (POST creates, PUT replaces the configuration)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from app.http.bodies import SnakeBody
+
+MAX_BODY_BYTES = 8 * 1024
+
+
+class IntegrationWrite(SnakeBody):
+    nome: str = Field(min_length=1, max_length=200)
+    tipo: str  # meta_capi | ga4
+    ativo: bool = True
+    # CRM event type -> the conversion's event name on the ad platform.
+    mapeamentos: dict[str, str] = Field(min_length=1, max_length=20)
+    # meta_capi
+    pixel_id: str | None = Field(default=None, max_length=32)
+    access_token: str | None = Field(default=None, min_length=1, max_length=1024)
+    test_event_code: str | None = Field(default=None, max_length=64)
+    # ga4
+    measurement_id: str | None = Field(default=None, max_length=32)
+    api_secret: str | None = Field(default=None, min_length=1, max_length=256)

@@ -1,0 +1,1 @@
+"""Journeys (docs/crm.md, "Journeys")."""

@@ -1,0 +1,1 @@
+"""Leads and form submissions from the runtime (docs/crm.md, "Internal routes")."""

@@ -1,0 +1,33 @@
+"""Leads and form submissions from the runtime, with the service credential (docs/crm.md,
+"Internal routes").
+
+    POST /internal/v1/tenants/{tenant}/leads    200 {contact_id, created, duplicate}
+"""
+
+from __future__ import annotations
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.crm import db
+from app.crm.gate import tenant_of_path
+from app.crm.lead import service
+from app.crm.lead.schemas import MAX_BODY_BYTES, LeadIn
+from app.crm.outbox import poke
+from app.http.bodies import parse_body
+from app.http.openapi import STRING, answers, reply_of
+from app.http.responses import reply
+
+bp = Blueprint("crm_internal_leads", url_prefix="/internal/v1/tenants/<tenant:slug>")
+
+LEAD = reply_of(contact_id=STRING, created={"type": "boolean"}, duplicate={"type": "boolean"})
+
+
+@bp.post("/leads", ctx_auth="service", ctx_body=LeadIn, ctx_errors=(409, 422), ctx_responses=answers({200: LEAD}))
+async def post_lead(request: Request, tenant: str) -> HTTPResponse:
+    """Upsert the contact, record the submission's event once, start the journeys it triggers."""
+    body = parse_body(request, LeadIn, max_bytes=MAX_BODY_BYTES)
+    async with db.transaction() as conn:
+        outcome = await service.ingest(conn, tenant_of_path(tenant), body)
+    poke(request)
+    return reply(request, {"contact_id": outcome.contact_id, "created": outcome.created,
+                           "duplicate": outcome.duplicate})

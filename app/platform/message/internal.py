@@ -1,0 +1,69 @@
+"""The platform's internal send route, for the CRM's journeys (service credential; docs/crm.md,
+"Journeys", and docs/services.md).
+
+    POST /internal/v1/tenants/{account}/messages/send    202 {Messages, ReusedIdempotency}
+
+The body is the dashboard composer's (app/platform/message/compose.py: PascalCase, with
+``IdempotencyKey``) plus ``Mode``: ``"live"`` sends as the account's live keys do, ``"test"`` as its
+``sk_test_`` keys do (the dev sinks, the sandbox sender domain). The account is the tenant whose
+public id the path names (the CRM's tenant string is that id, as app/platform/audience uses it); a
+suspended account is refused as /v1 refuses it. It runs the composer's accept path (rules,
+idempotency, quota, outbox in one transaction): a repeat with the same ``IdempotencyKey`` and body
+answers the first messages with ``ReusedIdempotency: true``, which is what makes a journey's send
+step safe to repeat after a worker dies mid-step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Literal
+
+from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import load_json, validate
+from app.http.openapi import answers
+from app.http.responses import reply
+from app.http.services import require_service_credential
+from app.platform import db
+from app.platform.message import compose, service, views
+from app.platform.message.schemas import ComposeSend
+from app.platform.message.service import Item, body_hash
+from app.platform.message.v1 import MAX_SEND_BYTES
+
+bp = Blueprint("internal_messages", url_prefix="/internal/v1/tenants/<account:slug>")
+
+
+class InternalSend(ComposeSend):
+    """The composer's body and the mode the call sends in."""
+
+    mode: Literal["test", "live"]
+
+
+async def _tenant_pk(account: str) -> int:
+    rows = await db.connection().execute_query_dict("SELECT id FROM tenants WHERE public_id = $1", [account])
+    if not rows:
+        raise errors.NotFound("No such account.")
+    return rows[0]["id"]
+
+
+@bp.post("/messages/send", ctx_auth="service", ctx_body=InternalSend, ctx_errors=(404, 409, 413, 422, 429, 503),
+         ctx_responses=answers({202: views.COMPOSED}))
+async def send(request: Request, account: str) -> HTTPResponse:
+    """Accept one composer message for the account, in the mode the body names."""
+    require_service_credential(request)
+    raw = load_json(request, max_bytes=MAX_SEND_BYTES)
+    body = validate(raw, InternalSend)
+    conn = db.connection()
+    principal = await service.account_principal(conn, await _tenant_pk(account))
+    principal = dataclasses.replace(principal, mode=body.mode, key_name=f"internal-{body.mode}")
+    composed = await compose.compose(conn, principal, body)
+    key = body.idempotency_key
+    item = Item(composed.drafts, key, body_hash(raw, key))
+    async with db.transaction() as tx:
+        [outcome] = await service.accept(tx, principal, composed.channel, f"{composed.channel}.internal", [item],
+                                         compare_bodies=True)
+    request.app.ctx.wakeup.poke()
+    if outcome.error is not None:
+        raise outcome.error
+    return reply(request, views.composed(outcome, [draft.recipient for draft in composed.drafts]), status=202)

@@ -1,0 +1,1 @@
+"""Suppressions written by other systems (the CRM's opt-outs)."""
