@@ -33,6 +33,7 @@ import time
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import httpx
 import redis.asyncio as aioredis
 from tortoise import Tortoise
 from tortoise.transactions import in_transaction
@@ -44,6 +45,7 @@ from herald.systems import RUNTIME
 from models import tortoise_config
 from models.runtime import analytics, replay, traffic
 from models.runtime.pixel import Pixel
+from tasks import runtime_clicks
 from models.runtime.stream import (DEAD_STREAM, EVENTS_STREAM, FIELD, GROUP, LIVE_HISTORY_MAXLEN, REPLAY_STREAM,
                                    live_channel, live_history)
 
@@ -54,6 +56,10 @@ TRIM_SECONDS = 5.0
 RETENTION_SECONDS = 3600.0
 REFUSED = "refused"
 LIVE_TYPES = ("pageview", "click", "custom")
+# Traffic from an ASN of the operator's datacenter list (reason ``asn:<number>``); refreshed every 5 min.
+DATACENTER = "hosting"
+ASN_REFRESH_SECONDS = 300.0
+ASN_RETRY_SECONDS = 15.0
 
 
 def _text(value: Any) -> str:
@@ -86,7 +92,7 @@ class Consumer:
                     raise
 
     async def run(self, stop: asyncio.Event) -> None:
-        claim_at = trim_at = retention_at = 0.0
+        claim_at = trim_at = retention_at = flush_at = asns_at = 0.0
         ready = False
         log.info("consumer %s started (batch %d, claim after %d ms idle)", self.name, self.batch, self.claim_idle_ms)
         while not stop.is_set():
@@ -94,6 +100,8 @@ class Consumer:
                 if not ready:
                     await self.ensure_groups()
                     ready = True
+                if time.monotonic() >= asns_at:  # before reading: entries are classed with the current list
+                    asns_at = time.monotonic() + await self.refresh_asns()
                 now = time.monotonic()
                 if now >= claim_at:
                     for stream in STREAMS:
@@ -109,6 +117,9 @@ class Consumer:
                 if time.monotonic() >= retention_at:
                     await self.retention()
                     retention_at = time.monotonic() + RETENTION_SECONDS
+                if time.monotonic() >= flush_at:
+                    await self.flush_clicks()
+                    flush_at = time.monotonic() + runtime_clicks.FLUSH_SECONDS
             except aioredis.ResponseError as error:
                 if "NOGROUP" in str(error):
                     ready = False
@@ -122,6 +133,37 @@ class Consumer:
                 log.warning("consumer: the runtime database is away; the batch stays pending")
                 await self._pause(stop)
         log.info("consumer %s stopped", self.name)
+
+    datacenter_asns: frozenset[int] = frozenset()
+
+    async def refresh_asns(self) -> float:
+        """The operator's datacenter ASNs (the platform's ``GET /internal/v1/datacenter-asns``), kept
+        in memory; seconds until the next refresh. The platform away: the last list stays in use and
+        the refresh is tried again sooner."""
+        settings = get_settings()
+        try:
+            if getattr(self, "_platform_http", None) is None:
+                self._platform_http = httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=3.0), trust_env=False)
+            answer = await self._platform_http.get(
+                f"{settings.url_of('platform')}/internal/v1/datacenter-asns",
+                headers={"Authorization": f"Bearer {settings.require_service_token()}"})
+            answer.raise_for_status()
+            numbers = answer.json().get("Asns")
+            self.datacenter_asns = frozenset(int(item) for item in numbers if isinstance(item, int))
+            return ASN_REFRESH_SECONDS
+        except Exception as error:  # noqa: BLE001 - classing goes on with the last list
+            log.warning("datacenter ASNs not refreshed (%s); keeping %d", type(error).__name__,
+                        len(self.datacenter_asns))
+            return ASN_RETRY_SECONDS
+
+    async def flush_clicks(self) -> None:
+        """Click and A/B counts summed to the pages system (tasks/runtime_clicks.py); never stops the loop."""
+        if getattr(self, "_pages_http", None) is None:
+            self._pages_http = httpx.AsyncClient(timeout=runtime_clicks.TIMEOUT, trust_env=False)
+        try:
+            await runtime_clicks.flush(self.redis, runtime_clicks.pages_poster(self._pages_http))
+        except Exception:  # noqa: BLE001 - the counts stay in Redis for the next flush
+            log.exception("click flush failed; counts kept for the next one")
 
     async def _pause(self, stop: asyncio.Event) -> None:
         try:
@@ -234,7 +276,13 @@ class Consumer:
             klass, reason = REFUSED, "credential"
         else:
             bot = traffic.bot_reason(user_agent)
-            klass, reason = (analytics.BOT, bot) if bot else (analytics.HUMAN, None)
+            asn = body.get("asn") if isinstance(body.get("asn"), int) else 0
+            if bot:
+                klass, reason = analytics.BOT, bot
+            elif asn and asn in self.datacenter_asns:
+                klass, reason = DATACENTER, f"asn:{asn}"
+            else:
+                klass, reason = analytics.HUMAN, None
         site = pixel.site if pixel else ""
         rows = []
         for position, event in enumerate(body.get("ev") or []):

@@ -14,10 +14,12 @@ the backlog is full (the batch is then dropped and counted: docs/runtime.md).
 from __future__ import annotations
 
 import hashlib
+import time
 from pathlib import Path
 
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 
+from app.http import errors
 from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, Schema, answers
 from app.runtime.collect import service
@@ -33,7 +35,7 @@ PREFLIGHT_MAX_AGE = 3600
 JAVASCRIPT = "text/javascript; charset=utf-8"
 SCRIPT_ANSWERS = answers({200: Schema({"type": "string"}, "text/javascript"), 304: NO_CONTENT})
 POST_ANSWERS = answers({204: NO_CONTENT})
-POST_ERRORS = (403, 413)
+POST_ERRORS = (403, 413, 429)
 
 
 class Asset:
@@ -67,6 +69,20 @@ def _cors(request: Request) -> dict[str, str]:
     return {"Access-Control-Allow-Origin": origin, "Vary": "Origin"} if origin and origin != "null" else {}
 
 
+def _limit(request: Request) -> dict:
+    """The per-address ceiling (``RUNTIME_COLLECT_PER_ADDRESS`` batches a minute; 0: off), counted in
+    the same Lua call that publishes: one round trip."""
+    return {"address": request.remote_addr or request.ip or "",
+            "per_address": request.app.ctx.settings.runtime_collect_per_address}
+
+
+def _throttled(request: Request, outcome: str) -> None:
+    if outcome == service.THROTTLED:
+        wait = max(1, int(service.ADDRESS_WINDOW_MS / 1000 - time.time() % (service.ADDRESS_WINDOW_MS / 1000)))
+        raise errors.Throttling(wait, "Too many batches from this address; slow down.",
+                                headers=_cors(request), limit=request.app.ctx.settings.runtime_collect_per_address)
+
+
 def _credential(request: Request):
     return service.open_for(request.args.get("k"), request.headers.get("origin"))
 
@@ -89,9 +105,10 @@ async def collect(request: Request) -> HTTPResponse:
     credential = _credential(request)
     batch = parse_body(request, CollectBatch, max_bytes=MAX_COLLECT_BYTES)
     entry = service.collect_entry(batch, credential, request.headers.get("user-agent", ""),
-                                  service.country_of(request.headers))
+                                  service.country_of(request.headers), service.asn_of(request.headers))
     if entry is not None:
-        outcome = await request.app.ctx.collect.publish(EVENTS_STREAM, credential, entry)
+        outcome = await request.app.ctx.collect.publish(EVENTS_STREAM, credential, entry, **_limit(request))
+        _throttled(request, outcome)
         if outcome == service.REFUSED:
             raise CredentialRefused("This pixel credential was rotated or the pixel is disabled.")
     return HTTPResponse(status=204, headers=_cors(request))
@@ -106,7 +123,9 @@ async def replay(request: Request) -> HTTPResponse:
         raise CredentialRefused("This pixel does not record session replays.")
     body = parse_replay(request.body or b"")
     outcome = await request.app.ctx.collect.publish(REPLAY_STREAM, credential,
-                                                    service.replay_entry(body, credential), replay=True)
+                                                    service.replay_entry(body, credential), replay=True,
+                                                    **_limit(request))
+    _throttled(request, outcome)
     if outcome == service.REFUSED:
         raise CredentialRefused("This pixel credential was rotated, the pixel is disabled or records no replays.")
     return HTTPResponse(status=204, headers=_cors(request))

@@ -10,6 +10,7 @@ visitor's browser can do nothing useful with an error.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
@@ -35,6 +36,11 @@ COUNTRY_HEADERS = ("cf-ipcountry", "cloudfront-viewer-country", "x-vercel-ip-cou
 
 # KEYS: stream, pixel versions, dropped counters; ARGV: pixel, version, needs replay, cap, maxlen, entry
 PUBLISH_LUA = """
+if tonumber(ARGV[7]) > 0 then
+  local used = redis.call('INCR', KEYS[4])
+  if used == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[8]) end
+  if used > tonumber(ARGV[7]) then return -2 end
+end
 local mark = redis.call('HGET', KEYS[2], ARGV[1])
 if mark then
   local sep = string.find(mark, ':', 1, true)
@@ -49,7 +55,25 @@ redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[5], '*', '""" + FIELD + """', AR
 return 1
 """
 
-ACCEPTED, REFUSED, FULL, UNAVAILABLE = "accepted", "refused", "backlog_full", "redis_unavailable"
+ACCEPTED, REFUSED, FULL, UNAVAILABLE, THROTTLED = "accepted", "refused", "backlog_full", "redis_unavailable", "throttled"
+# The per-address window of /collect and /replay (batches per client address, one INCR in the publish script).
+ADDRESS_WINDOW_MS = 60_000
+ASN_HEADER = "x-client-asn"
+
+
+def asn_of(headers: Any) -> int:
+    """The client's autonomous system number as the trusted edge proxy states it in ``X-Client-ASN``
+    (``16509`` or ``AS16509``); 0 when absent or malformed. Like the country headers, it is the
+    operator's proxy's word: the runtime itself never looks an address up."""
+    raw = (headers.get(ASN_HEADER) or "").strip().upper().removeprefix("AS")
+    return int(raw) if raw.isdigit() and 0 < len(raw) <= 10 and int(raw) < 2 ** 32 else 0
+
+
+def address_key(address: str, now_ms: int | None = None) -> str:
+    """The Redis counter of one client address for the current window (hashed: no address is stored)."""
+    window = (now_ms if now_ms is not None else int(time.time() * 1000)) // ADDRESS_WINDOW_MS
+    digest = hashlib.sha256(address.encode()).hexdigest()[:24]
+    return "{runtime-collect}:addr:" + digest + ":" + str(window)
 
 
 def host_of(url: str | None) -> str | None:
@@ -91,7 +115,8 @@ def _props(props: dict[str, Any]) -> dict[str, Any]:
     return {str(key)[:40]: (value[:200] if isinstance(value, str) else value) for key, value in props.items()}
 
 
-def collect_entry(batch: CollectBatch, credential: Credential, user_agent: str, country: str) -> dict[str, Any] | None:
+def collect_entry(batch: CollectBatch, credential: Credential, user_agent: str, country: str,
+                  asn: int = 0) -> dict[str, Any] | None:
     """The stream entry of a batch: events from another host than the pixel's site are dropped; the
     page's URL is reduced to its path (no query string, no fragment: they may carry personal data)."""
     events = []
@@ -108,7 +133,7 @@ def collect_entry(batch: CollectBatch, credential: Credential, user_agent: str, 
     if not events:
         return None
     return {"t": credential.tenant, "p": credential.pixel_id, "k": credential.version, "s": batch.session,
-            "ua": user_agent[:512], "cc": country, "at": int(time.time() * 1000), "ev": events}
+            "ua": user_agent[:512], "cc": country, "asn": asn, "at": int(time.time() * 1000), "ev": events}
 
 
 def replay_entry(body: dict[str, Any], credential: Credential) -> dict[str, Any]:
@@ -128,17 +153,20 @@ class Publisher:
         self.script = redis.register_script(PUBLISH_LUA)
 
     async def publish(self, stream: str, credential: Credential, entry: dict[str, Any], *,
-                      replay: bool = False) -> str:
+                      replay: bool = False, address: str = "", per_address: int = 0) -> str:
         # A lone surrogate (valid JSON, not UTF-8) becomes "?": nothing unwritable reaches the stream.
         payload = json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace")
         try:
-            outcome = await self.script(keys=[stream, PIXEL_VERSIONS, DROPPED],
+            outcome = await self.script(keys=[stream, PIXEL_VERSIONS, DROPPED, address_key(address)],
                                         args=[credential.pixel_id, str(credential.version), "1" if replay else "0",
-                                              self.caps[stream], self.maxlens[stream], payload])
+                                              self.caps[stream], self.maxlens[stream], payload,
+                                              per_address if address else 0, ADDRESS_WINDOW_MS])
         except (aioredis.RedisError, OSError) as error:
             DROPPED_TOTAL.labels(stream, UNAVAILABLE).inc()
             log.warning("collection: Redis unavailable, batch dropped (%s)", type(error).__name__)
             return UNAVAILABLE
+        if int(outcome) == -2:
+            return THROTTLED
         if int(outcome) < 0:
             return REFUSED
         if int(outcome) == 0:

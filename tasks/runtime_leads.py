@@ -1,0 +1,99 @@
+"""``runtime_leads.forward`` (queue ``runtime``): a stored form submission or lead becomes a CRM
+contact through the CRM's ``POST /internal/v1/tenants/{tenant}/leads`` (service credential).
+
+Enqueued through the runtime's outbox in the transaction that stored the submission
+(app/runtime/form/service.py), published by the runtime's relay. The CRM is idempotent on
+``submission_id``, so a job delivered twice, or retried after a lost answer, makes one contact. The
+CRM unreachable, 5xx, 404 (route not deployed yet), 409 or 429: retried with backoff (Dramatiq,
+up to a week); another 4xx: recorded on the row (``last_error``) and not retried. A forwarded row is
+never sent again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+
+import dramatiq
+import httpx
+from tortoise import connections
+
+from herald.actors import Actor
+from herald.settings import get_settings
+from herald.timestamps import iso
+from models.runtime.lead import Submission
+
+log = logging.getLogger("herald.runtime.leads")
+
+SYSTEM = Actor.RUNTIME_LEAD_FORWARD.system
+TIMEOUT = httpx.Timeout(15.0, connect=5.0)
+RETRYABLE = (404, 408, 409, 425, 429)
+
+
+class CrmUnavailable(Exception):
+    """The CRM could not take the lead now: retried."""
+
+
+def body_of(row: Submission) -> dict:
+    values = row.values()
+    return {"source": row.source, "submission_id": row.public_id, "form_id": row.form_id or None,
+            "page_id": row.page_id or None, "email": values.get("email"), "phone": values.get("phone"),
+            "name": values.get("name"), "external_id": values.get("external_id"),
+            "attributes": {key: value[:1000] if isinstance(value, str) else value
+                           for key, value in (values.get("attributes") or {}).items()},
+            "consent": values.get("consent") if isinstance(values.get("consent"), bool) else None,
+            "occurred_at": iso(row.occurred_at)}
+
+
+async def forward(submission_pk: int) -> str:
+    """Post one submission to the CRM: ``forwarded``, ``already``, ``gone``, ``refused``; raises
+    CrmUnavailable to be retried."""
+    db = connections.get(SYSTEM)
+    row = await Submission.get_or_none(id=submission_pk, using_db=db)
+    if row is None:
+        return "gone"
+    if row.forwarded_at is not None:
+        return "already"
+    settings = get_settings()
+    url = f"{settings.url_of('crm')}/internal/v1/tenants/{row.tenant}/leads"
+    headers = {"Authorization": f"Bearer {settings.require_service_token()}", "User-Agent": "herald-runtime"}
+    await Submission.filter(id=row.id).using_db(db).update(attempts=row.attempts + 1)
+    try:
+        async with httpx.AsyncClient(timeout=TIMEOUT, trust_env=False, follow_redirects=False) as client:
+            response = await client.post(url, headers=headers, json=body_of(row))
+    except httpx.TransportError as exc:
+        await _note(row.id, f"unreachable: {type(exc).__name__}")
+        raise CrmUnavailable(f"CRM unreachable: {type(exc).__name__}") from None
+    status = response.status_code
+    if status >= 500 or status in RETRYABLE:
+        await _note(row.id, f"HTTP {status}")
+        raise CrmUnavailable(f"CRM answered {status}")
+    if not 200 <= status < 300:
+        await _note(row.id, f"refused: HTTP {status} {response.text[:150]}")
+        log.error("CRM refused submission %s: %s %s", row.public_id, status, response.text[:300])
+        return "refused"
+    try:
+        contact = str((response.json() or {}).get("contact_id") or "")[:64] or None
+    except ValueError:
+        contact = None
+    await Submission.filter(id=row.id).using_db(db).update(forwarded_at=datetime.now(timezone.utc),
+                                                          contact_id=contact, last_error=None)
+    return "forwarded"
+
+
+async def _note(pk: int, error: str) -> None:
+    await Submission.filter(id=pk).using_db(connections.get(SYSTEM)).update(last_error=error[:200])
+
+
+@dramatiq.actor(
+    actor_name=Actor.RUNTIME_LEAD_FORWARD.name,
+    queue_name=Actor.RUNTIME_LEAD_FORWARD.queue.value,
+    max_retries=40,
+    min_backoff=5_000,
+    max_backoff=3_600_000,
+    time_limit=60_000,
+    max_age=7 * 24 * 3600 * 1000,
+)
+async def forward_lead(submission_pk: int) -> None:
+    outcome = await forward(submission_pk)
+    log.info("submission %s: %s", submission_pk, outcome)

@@ -1,0 +1,95 @@
+"""The issue's "done when" in a real browser (headless Debian Chromium over the DevTools protocol):
+a page published on a custom host (Chromium resolves the host to 127.0.0.1), opened, rendered, its
+pixel loaded; a click and a scroll reach the heatmap and the overview; the live stream shows the
+visit; the page's form, submitted, becomes a CRM contact."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from urllib.parse import urlsplit
+
+import httpx
+
+from models.runtime.lead import Submission
+from models.runtime.pixel import Pixel
+from tests.fixtures.access import grant
+from tests.fixtures.browser import *  # noqa: F401,F403  (chromium, start_chromium)
+from tests.fixtures.identity import make_person
+from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
+from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
+from tests.runtime.conftest import BROWSER, eventually
+from tests.runtime.test_forms import lead_pipeline  # noqa: F401  (fixture)
+from tests.runtime.test_site import (new_form, pages, publish, redis, site, site_pages,  # noqa: F401  (fixtures)
+                                     site_runtime, web)
+
+
+async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_form(  # noqa: F811
+        pages, web, site, site_runtime, identity, consumer, lead_pipeline, start_chromium):
+    await Pixel.create(public_id=f"pxl_{secrets.token_hex(8)}", tenant=site.tenant, name="Site", site=site.host)
+    form = await new_form(pages, site, consent=False)
+    filler = [{"Type": "text", "Text": f"Paragraph {index}: " + "lorem ipsum dolor sit amet " * 30}
+              for index in range(12)]
+    await publish(pages, site, "launch", [{"Type": "heading", "Text": "Launch day", "Level": 1}, *filler,
+                                          {"Type": "form", "FormId": form["Id"]}])
+    reader = await make_person(identity, "browser-reader")
+    await grant(identity, site.tenant, reader.id, "analytics", "leitor")
+    headers = {**reader.auth, "X-Service-Tenant": site.tenant}
+
+    visits: list[dict] = []
+
+    async def listen() -> None:
+        async with httpx.AsyncClient(base_url=site_runtime.url, timeout=None) as client:
+            async with client.stream("GET", "/v1/analytics/live/stream", headers=headers) as stream:
+                async for line in stream.aiter_lines():
+                    if line.startswith("data:"):
+                        visits.append(json.loads(line[5:]))
+    listener = asyncio.create_task(listen())
+
+    port = urlsplit(site_runtime.url).port
+    chromium = start_chromium(f"--host-resolver-rules=MAP {site.host} 127.0.0.1", f"--user-agent={BROWSER}")
+    try:
+        async with chromium.devtools() as browser:
+            page = await browser.new_page()
+            await page.navigate(f"http://{site.host}:{port}/launch")
+            assert await page.evaluate("document.querySelector('h1').textContent") == "Launch day"
+            await page.poll("performance.getEntriesByType('resource').some(e => e.name.includes('/pixel.js'))")
+            await page.click(200, 40)
+            await page.scroll_to(0, 5000)
+            await page.scroll(delta_y=800)
+
+            async def reached() -> bool:
+                heat = (await web.get("/v1/analytics/heatmap", params={"pagina": "/launch"}, headers=headers)).json()
+                over = (await web.get("/v1/analytics/overview", params={"pagina": "/launch"}, headers=headers)).json()
+                return (heat["Heatmap"]["TotalClicks"] >= 1 and heat["Heatmap"]["Scroll"] != []
+                        and over["Overview"]["Pageviews"] >= 1 and over["Overview"]["Clicks"] >= 1)
+            await eventually(reached, seconds=40, what="the click and the scroll in the heatmap and overview")
+            await eventually(lambda: _true(any(item.get("Page") == "/launch" for item in visits)), seconds=20,
+                             what="the visit on the live stream")
+
+            await page.evaluate("document.querySelector('input[name=email]').value = 'gabi@example.com'")
+            await page.evaluate("document.querySelector('form.herald-form').submit()")
+            await page.poll("document.body && document.body.textContent.includes('Thanks, we will write soon.')",
+                            timeout=20)
+            await page.close()
+    finally:
+        listener.cancel()
+        chromium.stop()
+
+    deadline = time.monotonic() + 60
+    while True:
+        row = await Submission.filter(tenant=site.tenant).first()
+        if row is not None and row.forwarded_at is not None:
+            break
+        assert time.monotonic() < deadline, f"the submission did not reach the CRM: {row and row.last_error}"
+        await asyncio.sleep(0.3)
+    from models.crm.contact import Contact
+
+    assert (await Contact.get(public_id=row.contact_id)).tenant == site.tenant
+    assert row.values()["email"] == "gabi@example.com"
+
+
+async def _true(value: bool) -> bool:
+    return value
