@@ -112,7 +112,8 @@ class Sealer:
         if not body or not mac:
             return None
         expected = b64url(hmac.new(self.key(purpose), body.encode(), hashlib.sha256).digest())
-        if not hmac.compare_digest(expected, mac):
+        # Bytes, not str: compare_digest refuses non-ASCII str, and a token is the client's input.
+        if not hmac.compare_digest(expected.encode(), mac.encode()):
             return None
         try:
             payload = json.loads(unb64url(body))

@@ -11,7 +11,9 @@ declarations on the route itself, the same ``ctx_`` keywords the gates read:
 - ``ctx_body``      the strict pydantic model of the JSON body (or a :class:`Schema`);
 - ``ctx_optional_body`` the same, for a body that may be left empty (its model's defaults);
 - ``ctx_form``      a :class:`Schema` of an ``application/x-www-form-urlencoded`` body;
-- ``ctx_auth``      ``"session"``, ``"service"`` or ``"session|service"`` (identity routes),
+- ``ctx_multipart`` the fields of a ``multipart/form-data`` body (:func:`fields`, e.g.
+                    ``fields(arquivo=BINARY)``), with ``ctx_multipart_required=("arquivo",)``;
+- ``ctx_auth``      ``"session"``, ``"service"``, ``"session|service"``, ``"accessToken"`` (identity routes),
                     ``"signature"`` (a provider callback); ``ctx_unverified=True`` makes it optional;
 - ``ctx_responses`` ``answers({status: pydantic model, dict (a JSON Schema), :class:`Schema`,
                     :data:`NO_CONTENT`, :data:`HTML` or :data:`REDIRECT`})``; a route that declares
@@ -20,7 +22,11 @@ declarations on the route itself, the same ``ctx_`` keywords the gates read:
 
 Every operation also lists the error statuses its declarations imply (400 for a body, 404 for a
 path parameter, 401/403/429 for the key gate ...) and a ``default`` answer: the system's error
-envelope, which is the shape of any error the code can raise. See docs/openapi.md.
+envelope, which is the shape of any error the code can raise. The request headers the gates read
+(``X-Service-Tenant``, ``Idempotency-Key``, ``Last-Event-ID``) and the answer headers that matter
+(``X-Request-Id``, ``X-RateLimit-*``, ``Retry-After``) are derived from the same declarations
+(:func:`header_parameters`); every success answer carries an example (app/http/openapi_examples.py).
+See docs/openapi.md.
 """
 
 from __future__ import annotations
@@ -36,6 +42,9 @@ from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.response import html, json
 
 from app.http import errors
+from app.http.openapi_examples import example_of
+from app.http.request_id import HEADER as REQUEST_ID_HEADER
+from app.http.tenant_access import TENANT_HEADER
 
 NO_CONTENT = "no-content"
 HTML = "html"
@@ -94,17 +103,38 @@ SECURITY_SCHEMES = {
     "service": {"type": "http", "scheme": "bearer",
                 "description": "The service credential shared by Herald's systems: `Authorization: Bearer "
                                "<SERVICE_TOKEN>`; for internal routes."},
+    "accessToken": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+                    "description": "An OAuth access token of the identity server's /token: `Authorization: Bearer "
+                                   "<access_token>`."},
     "signature": {"type": "apiKey", "in": "header", "name": "X-Twilio-Signature",
                   "description": "The provider's request signature over the callback URL and form fields."},
 }
 
 
 class Schema:
-    """A JSON Schema as a route declaration (Sanic hashes ``ctx_`` values, so no bare dicts)."""
+    """A JSON Schema as a route declaration (Sanic hashes ``ctx_`` values, so no bare dicts), with
+    the example of the answer it describes when the route gives one."""
 
-    def __init__(self, schema: dict[str, Any], media: str | tuple[str, ...] = "application/json") -> None:
+    _NONE = object()
+
+    def __init__(self, schema: dict[str, Any], media: str | tuple[str, ...] = "application/json", *,
+                 example: Any = _NONE) -> None:
         self.schema = schema
         self.media = (media,) if isinstance(media, str) else media
+        self.example = example
+
+    @property
+    def has_example(self) -> bool:
+        return self.example is not Schema._NONE
+
+
+BINARY = {"type": "string", "format": "binary"}
+
+
+def fields(**declared: dict[str, Any]) -> Schema:
+    """``ctx_multipart=fields(arquivo=BINARY, pasta={"type": "string"})``: the parts of a
+    multipart/form-data body (a hashable declaration; Sanic refuses a bare dict)."""
+    return Schema({"type": "object", "properties": declared}, "multipart/form-data")
 
 
 STRING = {"type": "string"}
@@ -165,9 +195,125 @@ class _Components:
         return dict(declared.schema)
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+HEX_EXAMPLE = "8f14e45fceea167a5a36dedd"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+# Systems whose key-gated /v1 routes also admit a person's session acting in the account named by
+# X-Service-Tenant (app/pages/gate.py: act_in_account); the platform's /v1 takes API keys only.
+KEY_OR_SESSION = frozenset({"pages"})
+# How a handler reads Idempotency-Key itself (app/platform/message/v1.py: /v1 sends and batch, and
+# the dashboard's composer, which reuse the accept path's own idempotency).
+_READS_IDEMPOTENCY = re.compile(r"\bheader_idempotency_key\(|[\"']idempotency-key[\"']", re.IGNORECASE)
+
+HEADERS = {
+    "X-Request-Id": {"description": "The request's id, also the `RequestId` of a JSON body.",
+                     "schema": {"type": "string"}, "example": "req_8f14e45fceea167a5a36dedd"},
+    "X-RateLimit-Limit": {"description": "Calls the key may make in the current window.",
+                          "schema": {"type": "integer"}, "example": 600},
+    "X-RateLimit-Remaining": {"description": "Calls left in the current window.",
+                              "schema": {"type": "integer"}, "example": 599},
+    "X-RateLimit-Reset": {"description": "When the window starts again (epoch seconds).",
+                          "schema": {"type": "integer"}, "example": 1795428960},
+    "Retry-After": {"description": "Seconds to wait before trying again.",
+                    "schema": {"type": "integer", "minimum": 0}, "example": 30},
+}
+RATE_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+
+
+def _header(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def tenant_header(system: str, path: str, ctx) -> bool | None:
+    """Whether the route reads ``X-Service-Tenant``: True required, False optional, None not at all.
+
+    - the platform's /api gate (app/platform/session/gate.py), ``ctx_tenant="header"``: optional,
+      the person's first account when absent;
+    - a session route with a role and no ``ctx_tenant`` (the CRM and runtime gates,
+      app/http/tenant_access.py: ``session_access``): required (400 without it);
+    - a key-gated route of a :data:`KEY_OR_SESSION` system: required with a session, unread with a key.
+    """
+    if getattr(ctx, "tenant", None) == "header":
+        return False
+    if getattr(ctx, "tenant", None) is None and "session" in (getattr(ctx, "auth", None) or "") \
+            and getattr(ctx, "role", None) is not None:
+        return True
+    if system in KEY_OR_SESSION and path.startswith("/v1/") and getattr(ctx, "scope", None) is not None \
+            and not getattr(ctx, "public", False):
+        return False
+    return None
+
+
+def honours_idempotency(system: str, method: str, path: str, route) -> bool:
+    """Whether a request's ``Idempotency-Key`` is honoured: the handler reads it (the accept path of
+    sends), or the platform's /api gate keeps the answer of a write for replay (``keeps_answers``
+    in app/platform/session/gate.py: not /api/admin, not the sign-in routes under /api/auth/ but
+    the sign-up, not ``ctx_unverified`` nor ``ctx_idempotency=False``)."""
+    try:
+        source = inspect.getsource(route.handler)
+    except (OSError, TypeError):
+        source = ""
+    if _READS_IDEMPOTENCY.search(source):
+        return True
+    ctx = route.ctx
+    return (system == "platform" and method not in SAFE_METHODS and path.startswith("/api/")
+            and not (path == "/api/admin" or path.startswith("/api/admin/"))
+            and not getattr(ctx, "unverified", False) and getattr(ctx, "idempotency", True) is not False
+            and (not path.startswith("/api/auth/") or path == "/api/auth/register"))
+
+
+def _streams(ctx) -> bool:
+    return any(isinstance(answer, Schema) and "text/event-stream" in answer.media
+               for _, answer in (getattr(ctx, "responses", None) or ()))
+
+
+def header_parameters(system: str, method: str, path: str, route) -> list[dict[str, Any]]:
+    """The request headers the route's gate or handler reads, from the route's declarations."""
+    ctx, parameters = route.ctx, []
+    tenant = tenant_header(system, path, ctx)
+    if tenant is not None:
+        parameters.append({
+            "name": TENANT_HEADER, "in": "header", "required": tenant,
+            "description": "The account to act in (`acc_...`). " + (
+                "Required: 400 without it; an account that is not the person's answers 404." if tenant else
+                "Optional: without it, the person's first account (smallest id); an account outside their "
+                "reach answers 404." if getattr(ctx, "tenant", None) == "header" else
+                "Required with a session; an API key acts in its own account."),
+            "schema": {"type": "string", "pattern": r"^[A-Za-z0-9_-]{1,64}$"}, "example": f"acc_{HEX_EXAMPLE}"})
+    if honours_idempotency(system, method, path, route):
+        parameters.append({
+            "name": IDEMPOTENCY_HEADER, "in": "header", "required": False,
+            "description": "Makes a retry safe: the same key again answers the first answer (24 hours); with "
+                           "another request, 409 `IdempotencyConflict`.",
+            "schema": {"type": "string", "pattern": r"^[A-Za-z0-9._:-]{1,128}$"}, "example": "order-1234:confirm"})
+    if _streams(ctx):
+        parameters.append({
+            "name": "Last-Event-ID", "in": "header", "required": False,
+            "description": "The id of the last event received: the stream resumes after it.",
+            "schema": {"type": "string", "maxLength": 200}, "example": "1795428960123-0"})
+    return parameters
+
+
+
+def _answer_headers(ctx, status: str) -> dict[str, Any]:
+    headers = {REQUEST_ID_HEADER: _header(REQUEST_ID_HEADER)}
+    if getattr(ctx, "scope", None) is not None or status == "429":
+        headers.update({name: _header(name) for name in RATE_HEADERS})
+    if status in ("429", "503"):
+        headers["Retry-After"] = _header("Retry-After")
+    return headers
+
+
 def _error(ref: str, status: int) -> dict[str, Any]:
     return {"description": REASONS.get(status, "Error"),
             "content": {"application/json": {"schema": {"$ref": REF.format(model=ref)}}}}
+
+
+def _media(components: _Components, schema: dict[str, Any], declared: Any = None) -> dict[str, Any]:
+    """A media type object with its example: the route's own, else one made from the schema."""
+    if isinstance(declared, Schema) and declared.has_example:
+        return {"schema": schema, "example": declared.example}
+    return {"schema": schema, "example": example_of(schema, components.schemas)}
 
 
 def _success(components: _Components, status: int, declared: Any) -> dict[str, Any]:
@@ -178,20 +324,22 @@ def _success(components: _Components, status: int, declared: Any) -> dict[str, A
         described["headers"] = {"Location": {"schema": {"type": "string"}, "description": "Where to go next."}}
         return described
     if declared == HTML:
-        described["content"] = {"text/html": {"schema": {"type": "string"}}}
+        described["content"] = {"text/html": {"schema": {"type": "string"},
+                                              "example": "<!doctype html><html>...</html>"}}
         return described
     if isinstance(declared, Schema):
-        described["content"] = {media: {"schema": dict(declared.schema)} for media in declared.media}
+        described["content"] = {media: _media(components, dict(declared.schema), declared) for media in declared.media}
         return described
     schema = components.schema(declared, mode="serialization") if declared is not None else {"type": "object"}
-    described["content"] = {"application/json": {"schema": schema}}
+    described["content"] = {"application/json": _media(components, schema)}
     return described
 
 
-def _security(ctx) -> list[dict[str, list[str]]] | None:
+def _security(system: str, path: str, ctx) -> list[dict[str, list[str]]] | None:
     scope = getattr(ctx, "scope", None)
     if scope is not None:
-        return [{"apiKey": [] if scope == ANY_KEY else [scope]}]
+        key = [{"apiKey": [] if scope == ANY_KEY else [scope]}]
+        return key + ([{"session": []}] if system in KEY_OR_SESSION and path.startswith("/v1/") else [])
     auth = getattr(ctx, "auth", None)
     if auth is None:
         return None
@@ -205,8 +353,10 @@ def _error_statuses(ctx, path: str, has_body: bool, system_error: str) -> set[in
         statuses.add(400)
     if "{" in path:
         statuses.add(404)
-    if getattr(ctx, "query", ()):
-        statuses.add(422 if system_error == "PascalError" else 400)
+    if getattr(ctx, "query", ()) and getattr(ctx, "query_unknown", None) != "ignore":
+        statuses.add(422)  # a parameter outside the allowlist (app/http/query.py)
+        if system_error == "LowerError":
+            statuses.add(400)  # the identity server's InvalidInput for a parameter's value
     if getattr(ctx, "envelope", None) == "lower":
         statuses |= {400, 404}  # the route's own answers, in the lowercase envelope
     if getattr(ctx, "scope", None) is not None:
@@ -219,13 +369,30 @@ def _error_statuses(ctx, path: str, has_body: bool, system_error: str) -> set[in
     return statuses
 
 
-def _operation(components: _Components, method: str, path: str, route, system_error: str) -> dict[str, Any]:
+def _request_body(components: _Components, ctx) -> dict[str, Any] | None:
+    body, form = getattr(ctx, "body", None), getattr(ctx, "form", None)
+    optional, multipart = getattr(ctx, "optional_body", None), getattr(ctx, "multipart", None)
+    if body is not None or optional is not None:
+        return {"required": optional is None, "content": {
+            "application/json": {"schema": components.schema(body if optional is None else optional)}}}
+    if form is not None:
+        return {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": dict(form.schema)}}}
+    if multipart is not None:
+        parts = dict(multipart.schema["properties"]) if isinstance(multipart, Schema) else dict(multipart)
+        required = [name for name in getattr(ctx, "multipart_required", ()) if name in parts]
+        schema = {"type": "object", "properties": parts, **({"required": required} if required else {})}
+        return {"required": bool(required), "content": {"multipart/form-data": {"schema": schema}}}
+    return None
+
+
+def _operation(components: _Components, system: str, method: str, path: str, route,
+               system_error: str) -> dict[str, Any]:
     ctx = route.ctx
     doc = inspect.getdoc(route.handler) or ""
     operation: dict[str, Any] = {
         "operationId": _operation_id(route) + ("" if len(route.methods - {"HEAD", "OPTIONS"}) == 1
                                                else f"_{method.lower()}"),
-        "summary": doc.split("\n")[0] if doc else f"{method} {path}",
+        "summary": doc.split("\\n")[0] if doc else f"{method} {path}",
         "tags": [path.strip("/").split("/")[1] if path.startswith("/v1/") else "meta"],
     }
     if doc:
@@ -237,27 +404,29 @@ def _operation(components: _Components, method: str, path: str, route, system_er
                   for name in _PARAM.findall(route.path)]
     parameters += [{"name": name, "in": "query", "required": False, "schema": {"type": "string"}}
                    for name in getattr(ctx, "query", ())]
+    parameters += header_parameters(system, method, path, route)
     if parameters:
         operation["parameters"] = parameters
-    body, form = getattr(ctx, "body", None), getattr(ctx, "form", None)
-    optional = getattr(ctx, "optional_body", None)
-    if body is not None or optional is not None:
-        operation["requestBody"] = {"required": optional is None, "content": {
-            "application/json": {"schema": components.schema(body if optional is None else optional)}}}
-    elif form is not None:
-        operation["requestBody"] = {"required": True,
-                                    "content": {"application/x-www-form-urlencoded": {"schema": dict(form.schema)}}}
-    security = _security(ctx)
+    body = _request_body(components, ctx)
+    if body is not None:
+        operation["requestBody"] = body
+    security = _security(system, path, ctx)
     if security is not None:
         operation["security"] = security
     declared = dict(getattr(ctx, "responses", None) or ((200, None),))
     responses = {str(status): _success(components, status, answer) for status, answer in sorted(declared.items())}
     lower = getattr(ctx, "envelope", None) == "lower"
     for status in sorted(_error_statuses(ctx, path, "requestBody" in operation, system_error)):
+        envelope = _error("LowerError" if lower and status in (400, 404) else system_error, status)
         if str(status) not in responses:
-            responses[str(status)] = _error("LowerError" if lower and status in (400, 404) else system_error, status)
+            responses[str(status)] = envelope
+        elif "application/json" not in responses[str(status)].get("content", {"application/json": None}):
+            # The route's own page for that status (HTML) and the gates' envelope (e.g. a query refused).
+            responses[str(status)]["content"].update(envelope["content"])
     responses["default"] = {"description": "Any other error, in the system's error envelope",
                             "content": {"application/json": {"schema": {"$ref": REF.format(model=system_error)}}}}
+    for status, answer in responses.items():
+        answer["headers"] = {**_answer_headers(ctx, status), **answer.get("headers", {})}
     operation["responses"] = responses
     return operation
 
@@ -269,9 +438,12 @@ def describe(app: Sanic) -> dict[str, Any]:
     components = _Components()
     paths: dict[str, dict[str, Any]] = {}
     for method, path, route in described_routes(app):
-        paths.setdefault(path, {})[method.lower()] = _operation(components, method, path, route, system_error)
+        paths.setdefault(path, {})[method.lower()] = _operation(components, system.name, method, path, route,
+                                                                system_error)
     used = {name for item in paths.values() for operation in item.values()
             for entry in operation.get("security", ()) for name in entry}
+    headers = {name for item in paths.values() for operation in item.values()
+               for answer in operation["responses"].values() for name in answer.get("headers", {})}
     return {
         "openapi": "3.1.0",
         "info": {"title": system.title, "version": str(app.ctx.settings.version),
@@ -279,6 +451,7 @@ def describe(app: Sanic) -> dict[str, Any]:
         "servers": [{"url": "/"}],
         "paths": paths,
         "components": {"schemas": components.schemas,
+                       "headers": {name: HEADERS[name] for name in sorted(headers) if name in HEADERS},
                        "securitySchemes": {name: SECURITY_SCHEMES[name] for name in sorted(used)}},
     }
 

@@ -1,7 +1,8 @@
 """Query-string allowlists: each route names the parameters it accepts (``ctx_query=(...)``).
 
 Anything else answers 422 ValidationError naming the parameter. Routes that declare no
-allowlist accept no parameters at all.
+allowlist accept no parameters at all. A route whose protocol says unknown parameters are ignored
+(OAuth's ``/authorize``: RFC 6749 section 3.1) declares ``ctx_query_unknown="ignore"``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ def check_query(request: Request) -> None:
     route = request.route
     if not request.query_string or route is None:
         return  # no route: the answer is its 404 or 405, whatever the query says
+    if getattr(route.ctx, "query_unknown", None) == "ignore":
+        return
     allowed: tuple[str, ...] = tuple(getattr(route.ctx, "query", ()))
     unknown = [name for name in request.args if name not in allowed]
     if unknown:

@@ -61,3 +61,11 @@ def test_platform_values_sealed_before_still_open(purpose):
     with pytest.raises(SealError):
         PLATFORM.unseal_text(PROVIDER_SECRETS if purpose != PROVIDER_SECRETS else DKIM_KEY, stored,
                              secret_key=SECRET_KEY)
+
+
+def test_a_signed_token_with_non_ascii_characters_is_refused_not_raised():
+    """A token is the client's input: a non-ASCII one is a bad signature, never a TypeError (a 500)."""
+    token = PLATFORM.sign("purpose", {"who": "x"}, ttl=60)
+    assert PLATFORM.unsign("purpose", token) == {"who": "x", "exp": PLATFORM.unsign("purpose", token)["exp"]}
+    assert PLATFORM.unsign("purpose", token[:-2] + "çã") is None
+    assert PLATFORM.unsign("purpose", "ção." + token.split(".")[1]) is None

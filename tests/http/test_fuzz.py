@@ -8,7 +8,12 @@ same with HERALD_FUZZ_SCALE (default 20) times the examples and the time.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
 import os
+import re
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -18,15 +23,17 @@ import httpx
 import pytest
 
 from models.platform.scopes import SCOPES
-from tests.fixtures.identity import make_person
+from tests.fixtures.identity import make_person, service_headers
 
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,ignored_auth"
 SCALE = int(os.environ.get("HERALD_FUZZ_SCALE", "1"))  # `make fuzz` sets 20
 EXAMPLES = 5 * SCALE
-# The OAuth browser and token endpoints speak RFC 6749/OIDC (forms, redirects, HTML pages and
-# {error, error_description}); they are described, but their answers are not fuzzed yet.
-OAUTH = "^/(authorize|token|userinfo|logout)$"
+# The OAuth/OIDC endpoints (forms, redirects, HTML pages, RFC 6749 {error, error_description}),
+# fuzzed with an OAuth access token of a real code flow (test_identity_oauth).
+OAUTH = r"^/(authorize|token|userinfo|logout|\.well-known/.*)$"
+OAUTH_LOGOUT = "^/logout$"  # ends the token's session: fuzzed last, with a token of its own
+REDIRECT_URI = "http://127.0.0.1:9/callback"
 ASSETS = "^/docs/assets/"  # the renderer's files: checked by tests/http/test_openapi.py
 # Logging out would revoke the session the run authenticates with, leaving only 401s to check.
 SESSION_ENDS = "^/v1/auth/logout$"
@@ -77,6 +84,42 @@ async def test_identity(servers):
          exclude=(OAUTH, SESSION_ENDS, SERVICE_ROUTES))
 
 
+async def access_token(http: httpx.AsyncClient) -> str:
+    """An OAuth access token, the way a client gets one: a registered client, the sign-in page of
+    /authorize with PKCE, the password step, then the code at /token."""
+    client = await http.post("/v1/clients", headers=service_headers(), json={
+        "name": "Fuzz", "redirect_uris": [REDIRECT_URI], "post_logout_redirect_uris": [REDIRECT_URI]})
+    assert client.status_code == 201, client.text
+    client_id = client.json()["client"]["client_id"]
+    person = await make_person(http, "fuzz-oauth", login=False)
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    page = await http.get("/authorize", params={
+        "response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT_URI, "scope": "openid email profile",
+        "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"})
+    blob = re.search(r'name="request" value="([^"]*)"', page.text)
+    assert page.status_code == 200 and blob, page.text[:300]
+    signed_in = await http.post("/authorize", data={"request": html.unescape(blob.group(1)),
+                                                    "step": "password", "email": person.email,
+                                                    "password": person.password})
+    assert signed_in.status_code == 303, signed_in.text[:300]
+    code = httpx.URL(signed_in.headers["location"]).params["code"]
+    tokens = await http.post("/token", data={"grant_type": "authorization_code", "client_id": client_id, "code": code,
+                                             "redirect_uri": REDIRECT_URI, "code_verifier": verifier})
+    assert tokens.status_code == 200, tokens.text
+    return tokens.json()["access_token"]
+
+
+async def test_identity_oauth(servers):
+    """Discovery, JWKS, /authorize (HTML pages and redirects), /token (forms), /userinfo and
+    /logout, with a real access token (a /logout that ends its session leaves 401s, described)."""
+    url = servers("identity").url
+    async with httpx.AsyncClient(base_url=url, timeout=20) as http:
+        token, ending = await access_token(http), await access_token(http)
+    fuzz(url, f"Authorization: Bearer {token}", seconds=15, include=OAUTH, exclude=(OAUTH_LOGOUT,))
+    fuzz(url, f"Authorization: Bearer {ending}", seconds=12, include=OAUTH_LOGOUT)
+
+
 def test_identity_service_routes(servers, services):
-    fuzz(servers("identity").url, f"Authorization: Bearer {services.env['SERVICE_TOKEN']}", seconds=10,
+    fuzz(servers("identity").url, f"Authorization: Bearer {services.env['SERVICE_TOKEN']}", seconds=20,
          include=SERVICE_ROUTES)

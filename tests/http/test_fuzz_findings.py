@@ -89,3 +89,22 @@ def test_a_passkey_challenge_id_longer_than_any_is_an_expired_challenge(servers)
                         json={"credential": {}, "challenge_id": "0" * 99})
     assert answer.status_code == 400, answer.text  # was 500: the lookup failed on the 40-character column
     assert answer.json()["error"]["code"] == "DesafioExpirado"
+
+
+# --- the identity server's OAuth endpoints (tests/http/test_fuzz.py::test_identity_oauth) ----------
+# A sign-in form's signed request blob or second-step ticket that is not ASCII reached the signature
+# check (hmac.compare_digest compares ASCII only): 500. It is now what any altered blob is: the
+# "expired or not valid" page (400), and for a JSON second step 400 InvalidInput.
+
+def test_a_non_ascii_authorize_request_blob_is_the_invalid_form_page(servers):
+    answer = httpx.post(servers("identity").url + "/authorize", timeout=10,
+                        data={"request": "%\u0090.{\u001e\U0001c9c3", "ticket": "\u0086", "credential": ""})
+    assert answer.status_code == 400, answer.text
+    assert answer.headers["content-type"].startswith("text/html") and "expired or is not valid" in answer.text
+
+
+def test_a_non_ascii_second_step_ticket_is_400(servers):
+    answer = httpx.post(servers("identity").url + "/v1/2fa/check", json={"ticket": "é.é", "code": "123456"},
+                        timeout=10)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"]["code"] == "InvalidInput"

@@ -12,7 +12,7 @@ import pytest
 from openapi_spec_validator import validate
 from sanic import Sanic
 
-from app.http.openapi import describe
+from app.http.openapi import describe, described_routes
 from herald.systems import SYSTEMS
 
 NAMES = [system.name for system in SYSTEMS]
@@ -94,7 +94,7 @@ def test_security_schemes_name_the_scopes_and_credentials(apps):
     assert logs["400"]["content"]["application/json"]["schema"]["$ref"].endswith("/LowerError")
     assert logs["401"]["content"]["application/json"]["schema"]["$ref"].endswith("/PascalError")
     identity = describe(apps["identity"])
-    assert set(identity["components"]["securitySchemes"]) == {"session", "service"}
+    assert set(identity["components"]["securitySchemes"]) == {"session", "service", "accessToken"}
     assert identity["paths"]["/v1/auth/sessions"]["get"]["security"] == [{"session": []}]
     assert identity["paths"]["/v1/authz/decide"]["post"]["security"] == [{"service": []}]
     assert "security" not in identity["paths"]["/v1/auth/login"]["post"]
@@ -174,4 +174,178 @@ async def test_real_identity_answers_match_their_descriptions(servers):
                  ("/v1/auth/reauth", "post", await http.post("/v1/auth/reauth", json={"password": PASSWORD}))]
     for path, method, answer in calls:
         assert answer.status_code < 300, (path, answer.text)
+        check_answer(document, path, method, answer)
+
+
+def operations(document: dict):
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            yield method.upper(), path, operation
+
+
+def headers_of(operation: dict) -> dict[str, dict]:
+    return {parameter["name"]: parameter for parameter in operation.get("parameters", ()) if parameter["in"] == "header"}
+
+
+@pytest.mark.parametrize("system", NAMES)
+def test_every_success_answer_has_an_example_that_validates(apps, system):
+    from jsonschema import Draft202012Validator
+
+    document = describe(apps[system])
+    checked = 0
+    for method, path, operation in operations(document):
+        for status, answer in operation["responses"].items():
+            if not status.startswith("2"):
+                continue
+            for media, described in answer.get("content", {}).items():
+                assert "example" in described, (method, path, status, media)
+                errors = [error.message for error in Draft202012Validator(
+                    {**described["schema"], "components": document["components"]}).iter_errors(described["example"])]
+                assert not errors, (method, path, status, media, errors[:3])
+                checked += 1
+    assert checked >= 25
+
+
+def test_the_main_routes_examples_read_like_real_answers(apps):
+    sent = describe(apps["platform"])["paths"]["/v1/emails/send"]["post"]["responses"]["202"]
+    example = sent["content"]["application/json"]["example"]
+    assert example["MessageId"].startswith("msg_") and example["RequestId"].startswith("req_")
+    assert example["Status"] == "queued" and example["ReusedIdempotency"] is False
+    token = describe(apps["identity"])["paths"]["/token"]["post"]["responses"]["200"]["content"]["application/json"]
+    assert token["example"]["token_type"] == "Bearer" and token["example"]["access_token"].startswith("eyJ")
+
+
+def test_tenant_header_is_derived_from_the_gates_declarations(apps):
+    platform = describe(apps["platform"])
+    declared = 0
+    for method, path, operation in operations(platform):
+        route = next(route for m, p, route in described_routes(apps["platform"]) if (m, p) == (method, path))
+        tenant = headers_of(operation).get("X-Service-Tenant")
+        if getattr(route.ctx, "tenant", None) == "header":
+            assert tenant is not None and tenant["required"] is False, (method, path)  # else the first account
+            declared += 1
+        else:
+            assert tenant is None, (method, path)
+    assert declared >= 5
+    for system in ("crm", "runtime"):
+        for method, path, operation in operations(describe(apps[system])):
+            tenant = headers_of(operation).get("X-Service-Tenant")
+            session = any("session" in entry for entry in operation.get("security", ()))
+            if path.startswith("/v1/") and session:
+                assert tenant is not None and tenant["required"] is True, (system, method, path)
+            else:
+                assert tenant is None, (system, method, path)
+    pages = describe(apps["pages"])["paths"]["/v1/paginas"]["get"]
+    assert headers_of(pages)["X-Service-Tenant"]["required"] is False  # with a session; a key names its account
+    assert {"session": []} in pages["security"] and {"apiKey": ["pages:read"]} in pages["security"]
+    assert all("X-Service-Tenant" not in headers_of(operation) for _, _, operation in operations(
+        describe(apps["identity"])))
+
+
+def test_idempotency_key_is_declared_where_the_code_honours_it(apps):
+    """On /v1 sends (the handler reads it) and on exactly the dashboard writes whose answers the
+    /api gate keeps for replay (app/platform/session/gate.py: keeps_answers, asked here)."""
+    from types import SimpleNamespace
+
+    from app.platform.session.gate import SAFE_METHODS, is_dashboard, keeps_answers
+
+    platform = describe(apps["platform"])
+    for path in ("/v1/emails/send", "/v1/emails/batch", "/v1/sms/send", "/v1/push/send", "/v1/whatsapp/send",
+                 "/api/messages/send"):
+        assert "Idempotency-Key" in headers_of(platform["paths"][path]["post"]), path
+    replayed = 0
+    for method, path, route in described_routes(apps["platform"]):
+        operation = platform["paths"][path][method.lower()]
+        if not is_dashboard(path) or path == "/api/messages/send":
+            expected = path == "/api/messages/send" or (path.startswith("/v1/") and path.endswith(("/send", "/batch")))
+        else:
+            real = re.sub(r"\{[^}]+\}", "x", path)
+            expected = method not in SAFE_METHODS and keeps_answers(SimpleNamespace(route=route, path=real))
+            replayed += expected
+        assert ("Idempotency-Key" in headers_of(operation)) == expected, (method, path)
+    assert replayed >= 10
+    for system in ("identity", "crm", "pages", "runtime"):
+        assert all("Idempotency-Key" not in headers_of(operation)
+                   for _, _, operation in operations(describe(apps[system])))
+
+
+def test_stream_takes_last_event_id_and_answers_carry_their_headers(apps):
+    runtime = describe(apps["runtime"])
+    stream = runtime["paths"]["/v1/analytics/live/stream"]["get"]
+    assert headers_of(stream)["Last-Event-ID"]["required"] is False
+    assert sum("Last-Event-ID" in headers_of(operation) for _, _, operation in operations(runtime)) == 1
+    platform = describe(apps["platform"])
+    for document in (platform, runtime, describe(apps["identity"])):
+        for method, path, operation in operations(document):
+            for status, answer in operation["responses"].items():
+                assert "X-Request-Id" in answer["headers"], (method, path, status)
+                if status in ("429", "503"):
+                    assert "Retry-After" in answer["headers"], (method, path, status)
+                if status == "429":
+                    assert {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} <= set(answer["headers"])
+    send = platform["paths"]["/v1/emails/send"]["post"]["responses"]
+    assert {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} <= set(send["202"]["headers"])
+    assert set(platform["components"]["headers"]) == {"X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining",
+                                                      "X-RateLimit-Reset", "Retry-After"}
+
+
+def test_multipart_bodies_are_described(apps):
+    from sanic import Blueprint, Sanic
+    from sanic.response import empty
+
+    from app.http.openapi import BINARY, fields
+
+    upload = describe(apps["pages"])["paths"]["/v1/midias"]["post"]["requestBody"]
+    assert upload == {"required": True, "content": {"multipart/form-data": {"schema": {
+        "type": "object", "properties": {"arquivo": BINARY}, "required": ["arquivo"]}}}}
+    bp = Blueprint("tiny")
+
+    @bp.post("/notes", ctx_multipart=fields(file=BINARY, caption={"type": "string"}))
+    async def notes(request):
+        return empty()
+
+    tiny = Sanic("openapi_multipart_test")
+    tiny.blueprint(bp)
+    tiny.router.finalize()
+    from app.http.openapi import _Components, _request_body  # the generator's own step, on a route of this app
+
+    route = next(route for route in tiny.router.routes if route.path == "notes")
+    body = _request_body(_Components(), route.ctx)
+    assert body == {"required": False, "content": {"multipart/form-data": {"schema": {
+        "type": "object", "properties": {"file": BINARY, "caption": {"type": "string"}}}}}}
+    Sanic._app_registry.pop("openapi_multipart_test", None)
+
+
+def test_oauth_endpoints_are_described_with_their_content_types(apps):
+    identity = describe(apps["identity"])
+    paths = identity["paths"]
+    assert set(paths["/token"]["post"]["requestBody"]["content"]) == {"application/x-www-form-urlencoded"}
+    assert paths["/token"]["post"]["responses"]["400"]["content"]["application/json"]["schema"]["required"] == [
+        "error"]
+    assert set(paths["/authorize"]["get"]["responses"]["200"]["content"]) == {"text/html"}
+    assert "Location" in paths["/authorize"]["get"]["responses"]["303"]["headers"]
+    assert set(paths["/authorize"]["post"]["requestBody"]["content"]) == {"application/x-www-form-urlencoded"}
+    assert paths["/userinfo"]["get"]["security"] == [{"accessToken": []}]
+    assert {"session": []} in paths["/logout"]["get"]["security"] and {} in paths["/logout"]["get"]["security"]
+    for path in ("/.well-known/openid-configuration", "/.well-known/jwks.json"):
+        assert "application/json" in paths[path]["get"]["responses"]["200"]["content"]
+
+
+async def test_real_oauth_answers_match_their_descriptions(servers):
+    from tests.http.test_fuzz import access_token
+
+    url = servers("identity").url
+    document = httpx.get(url + "/openapi.json", timeout=10).json()
+    async with httpx.AsyncClient(base_url=url, timeout=20) as http:
+        token = await access_token(http)
+        bearer = {"Authorization": f"Bearer {token}"}
+        calls = [("/.well-known/openid-configuration", "get", await http.get("/.well-known/openid-configuration")),
+                 ("/.well-known/jwks.json", "get", await http.get("/.well-known/jwks.json")),
+                 ("/userinfo", "get", await http.get("/userinfo", headers=bearer)),
+                 ("/userinfo", "post", await http.post("/userinfo", headers=bearer)),
+                 ("/token", "post", await http.post("/token", data={"grant_type": "password"})),
+                 ("/logout", "get", await http.get("/logout", headers=bearer)),
+                 ("/userinfo", "get", await http.get("/userinfo", headers=bearer))]
+    assert [answer.status_code for _, _, answer in calls] == [200, 200, 200, 200, 401, 200, 401]
+    for path, method, answer in calls:
         check_answer(document, path, method, answer)

@@ -196,3 +196,13 @@ async def test_registering_a_client_needs_the_service_credential(client):
     insecure = await client.post("/v1/clients", json={"name": "x", "redirect_uris": ["http://evil.example/cb"]},
                                  headers=service_headers())
     assert insecure.status_code == 400
+
+
+async def test_authorize_ignores_parameters_it_does_not_know(client, oauth_client):
+    """RFC 6749 section 3.1: unknown request parameters are ignored, not refused."""
+    response = await client.get("/authorize", params={
+        "response_type": "code", "client_id": oauth_client, "redirect_uri": REDIRECT, "state": "s",
+        "code_challenge": "x" * 43, "code_challenge_method": "S256", "scope": "openid",
+        "ui_locales": "pt-BR", "some_vendor_extension": "1"})
+    assert response.status_code == 200, response.text
+    assert 'name="request"' in response.text  # the sign-in page, not an error page

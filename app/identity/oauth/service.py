@@ -139,7 +139,10 @@ def seal_request(client: OAuthClient, *, redirect_uri: str, scope: str | None, s
 
 
 def open_request(blob: str) -> dict | None:
-    """The authorization request of a login form; None when altered or expired."""
+    """The authorization request of a login form; None when altered or expired. A signed blob is
+    base64url text: anything else cannot be one (and the signature check compares ASCII only)."""
+    if not blob.isascii():
+        return None
     try:
         return IDENTITY.unsign(REQUEST_PURPOSE, blob)
     except SignatureExpired:

@@ -13,6 +13,7 @@ from sanic import Blueprint, HTTPResponse, Request, redirect
 from sanic.response import json as json_response
 from tortoise.transactions import in_transaction
 
+from app.http.openapi import HTML, REDIRECT, STRING, Schema, answers, shape
 from app.http.responses import reply
 from app.identity import errors, throttle
 from app.identity.credentials import bearer
@@ -29,6 +30,17 @@ AUTHORIZE_PARAMS = ("response_type", "client_id", "redirect_uri", "scope", "stat
                     "code_challenge_method", "prompt", "login_hint", "response_mode", "max_age", "ui_locales",
                     "display", "acr_values", "claims", "id_token_hint")
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+# The sign-in form posted back to /authorize (app/identity/oauth/pages.py writes its fields).
+AUTHORIZE_FORM = Schema(shape(
+    "step", "email", "password", "ticket", "code", "recovery_code", "by_email", "challenge_id", "credential",
+    request=STRING, step={"type": "string", "enum": ["password", "totp", "passkey"]}, email=STRING, password=STRING,
+    ticket=STRING, code=STRING, recovery_code=STRING, by_email=STRING, challenge_id=STRING, credential=STRING))
+TOKEN_FORM = Schema(shape(
+    "client_id", "code", "redirect_uri", "code_verifier", "refresh_token", "scope",
+    grant_type={"type": "string", "enum": ["authorization_code", "refresh_token"]}, client_id=STRING, code=STRING,
+    redirect_uri=STRING, code_verifier=STRING, refresh_token=STRING, scope=STRING))
+# The sign-in pages answer HTML at every step, errors included (the status says what happened).
+PAGES = {status: HTML for status in (200, 400, 401, 403, 409, 422, 429, 503)}
 
 
 def issuer(request: Request) -> str:
@@ -51,13 +63,15 @@ def invalid_token(description: str) -> HTTPResponse:
                                   **NO_STORE})
 
 
-@bp.get("/.well-known/openid-configuration")
+@bp.get("/.well-known/openid-configuration", ctx_responses=answers({200: views.DISCOVERY}))
 async def discovery(request: Request) -> HTTPResponse:
+    """The OpenID Provider metadata."""
     return json_response(views.discovery(issuer(request)), headers={"Cache-Control": "public, max-age=300"})
 
 
-@bp.get("/.well-known/jwks.json")
+@bp.get("/.well-known/jwks.json", ctx_responses=answers({200: views.JWKS}))
 async def jwks(request: Request) -> HTTPResponse:
+    """The public keys that verify the tokens this server signs (RS256)."""
     return json_response(await published_keys(), headers={"Cache-Control": "public, max-age=300"})
 
 
@@ -68,8 +82,12 @@ def _redirect_error(redirect_uri: str, state: str | None, error: str, descriptio
                                                       "state": state, "iss": iss}), status=303)
 
 
-@bp.get("/authorize", ctx_query=AUTHORIZE_PARAMS)
+# RFC 6749 section 3.1: the authorization server ignores request parameters it does not know.
+@bp.get("/authorize", ctx_query=AUTHORIZE_PARAMS, ctx_query_unknown="ignore",
+        ctx_responses=answers({**PAGES, 303: REDIRECT}))
 async def authorize(request: Request) -> HTTPResponse:
+    """The authorization endpoint (code flow with PKCE S256): the sign-in page, or back to the
+    client's registered redirect URI with an error."""
     args = {name: request.args.get(name) for name in AUTHORIZE_PARAMS}
     client = await service.client_for(args["client_id"], args["redirect_uri"])
     if client is None:
@@ -93,8 +111,9 @@ async def _open_session(caller: throttle.Caller, user: User, method: str) -> Ses
     return session
 
 
-@bp.post("/authorize")
+@bp.post("/authorize", ctx_form=AUTHORIZE_FORM, ctx_responses=answers({**PAGES, 303: REDIRECT}))
 async def authorize_submit(request: Request) -> HTTPResponse:
+    """A step of the sign-in form: the next page, or back to the client with a code."""
     form = request.form or {}
     blob = form.get("request") or ""
     req = service.open_request(blob)
@@ -148,8 +167,10 @@ async def authorize_submit(request: Request) -> HTTPResponse:
 
 # -- /token ----------------------------------------------------------------------------------------
 
-@bp.post("/token")
+@bp.post("/token", ctx_form=TOKEN_FORM, ctx_responses=answers({200: views.TOKEN, 400: views.OAUTH_ERROR,
+                                                                  401: views.OAUTH_ERROR}))
 async def token(request: Request) -> HTTPResponse:
+    """The token endpoint: a code (with its PKCE verifier) or a refresh token for tokens."""
     form = request.form or {}
     try:
         if not request.content_type.startswith("application/x-www-form-urlencoded"):
@@ -196,8 +217,10 @@ async def _refresh(iss: str, client: OAuthClient, form) -> dict:
 
 # -- /userinfo and /logout -------------------------------------------------------------------------
 
-@bp.route("/userinfo", methods=["GET", "POST"])
+@bp.route("/userinfo", methods=["GET", "POST"], ctx_auth="accessToken",
+          ctx_responses=answers({200: views.USERINFO, 401: views.OAUTH_ERROR}))
 async def userinfo(request: Request) -> HTTPResponse:
+    """The signed-in person's claims, for an access token."""
     access = bearer(request)
     if not access:
         return invalid_token("a Bearer access token is required")
@@ -209,7 +232,9 @@ async def userinfo(request: Request) -> HTTPResponse:
     return json_response(views.userinfo(session.user), headers=NO_STORE)
 
 
-@bp.get("/logout", ctx_query=("id_token_hint", "post_logout_redirect_uri", "state", "client_id"))
+@bp.get("/logout", ctx_query=("id_token_hint", "post_logout_redirect_uri", "state", "client_id"),
+        ctx_auth="session|accessToken", ctx_unverified=True,
+        ctx_responses=answers({200: views.LOGGED_OUT, 303: REDIRECT, 401: views.OAUTH_ERROR}))
 async def logout(request: Request) -> HTTPResponse:
     """Ends the session of a Bearer token (a session token or an access token); or, for a
     browser, the session named by ``id_token_hint``, then returns to a registered

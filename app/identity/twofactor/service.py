@@ -235,7 +235,8 @@ async def check_email_factor(conn: BaseDBAsyncClient, user: User, nonce: str, *,
 
 def open_ticket(ticket: str) -> dict:
     try:
-        payload = IDENTITY.unsign(TICKET_PURPOSE, ticket)
+        # A ticket is base64url text; anything else is no ticket (the signature check compares ASCII only).
+        payload = IDENTITY.unsign(TICKET_PURPOSE, ticket) if ticket.isascii() else None
     except SignatureExpired:
         raise errors.TwoFactorExpired() from None
     if payload is None:
