@@ -1,6 +1,9 @@
 """The floor of this machine: a minimal Sanic handler that inserts the same two rows Herald
 writes for a one-recipient send (a message and its outbox row) in one transaction, with raw
-asyncpg on the same database. `sanic bench.floor:create_app --factory`."""
+asyncpg on the same database. `sanic bench.floor:create_app --factory`.
+
+Its pool gives connections back without asyncpg's reset query, as every Herald HTTP system's does
+(app/http/factory.py, ``keep_session``): the floor does no work Herald was relieved of."""
 
 from __future__ import annotations
 
@@ -12,6 +15,10 @@ import asyncpg
 from sanic import Request, Sanic, response
 
 
+async def keep_session(connection: asyncpg.Connection) -> None:
+    """Nothing beyond asyncpg's own rollback of a transaction left open."""
+
+
 def create_app() -> Sanic:
     app = Sanic("herald_bench_floor")
     app.config.ACCESS_LOG = False
@@ -20,7 +27,7 @@ def create_app() -> Sanic:
 
     @app.before_server_start
     async def pool(app: Sanic) -> None:
-        app.ctx.pool = await asyncpg.create_pool(dsn, min_size=4, max_size=20)
+        app.ctx.pool = await asyncpg.create_pool(dsn, min_size=4, max_size=20, reset=keep_session)
 
     @app.after_server_stop
     async def close(app: Sanic) -> None:

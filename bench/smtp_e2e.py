@@ -7,7 +7,9 @@ cores, its own Redis and database, a verified sender domain):
    processes and threads, timed from the first message taken to the queue drained;
 2. throughput: --burst e-mails accepted as fast as the API takes them (batches of 500), timed
    from the first accept to the last one received by the SMTP server: delivered per second, and
-   that divided by the no-op rate (target 0.5);
+   that divided by the no-op rate (target 0.5); and the CPU time each role spent per delivered
+   message meanwhile (worker, platform, scheduler, PostgreSQL's backends, this process), a figure
+   a shared machine hardly moves;
 3. latency: an open loop at --rate e-mails a second for --seconds, each from its request to its
    arrival at the SMTP server (p50/p99; bound: p99 under 1 s at 200/s), the gap from the SMTP
    server's accept to `sent` recorded, and the relay lag (outbox commit to enqueue; p95 under
@@ -28,6 +30,7 @@ import time
 
 import asyncpg
 import httpx
+import psutil
 import redis
 
 from bench.chaos import LiveStack, say
@@ -79,10 +82,56 @@ async def _body(domain: str, index: int) -> dict:
             "Message": {"Subject": {"Data": f"bench {index}"}, "Body": {"Text": {"Data": "hello"}}}}
 
 
+def _role_processes(stack: LiveStack) -> dict[str, list[psutil.Process]]:
+    """The processes of each role of the stack (with their children), this process (the load
+    generator and the aiosmtpd receiver) and the PostgreSQL backends serving the stack's database."""
+    roles: dict[str, list[psutil.Process]] = {}
+    for child in stack.supervisor.children:
+        if child.alive:
+            try:
+                top = psutil.Process(child.process.pid)
+                roles[child.name] = [top, *top.children(recursive=True)]
+            except psutil.Error:
+                pass
+    roles["bench (client + SMTP receiver)"] = [psutil.Process()]
+    database = stack.env["PLATFORM_DATABASE_URL"].rsplit("/", 1)[-1]
+    backends = []
+    for process in psutil.process_iter():
+        try:
+            if process.name().startswith("postgres") and f" {database} " in " ".join(process.cmdline()):
+                backends.append(process)
+        except psutil.Error:
+            pass
+    roles["postgres (its backends)"] = backends
+    return roles
+
+
+def _cpu_seconds(roles: dict[str, list[psutil.Process]]) -> dict[int, float]:
+    found = {}
+    for processes in roles.values():
+        for process in processes:
+            try:
+                times = process.cpu_times()
+                found[process.pid] = times.user + times.system
+            except psutil.Error:
+                pass
+    return found
+
+
+def _cpu_per_message(roles, before: dict[int, float], after: dict[int, float], count: int) -> dict[str, float]:
+    """CPU milliseconds per delivered message, per role: less sensitive to a shared machine than
+    messages per second (a busy neighbour slows the run, it hardly adds to each message's cost)."""
+    return {name: round(sum(after.get(p.pid, 0.0) - before.get(p.pid, 0.0) for p in processes) * 1000
+                        / max(count, 1), 2) for name, processes in roles.items()}
+
+
 async def burst(stack: LiveStack, count: int) -> dict:
     receiver = stack.receiver
     before = len(receiver.arrivals)
     headers = {"Authorization": f"Bearer {stack.key}"}
+    roles = _role_processes(stack)
+    cpu_before = _cpu_seconds(roles)
+    load_before = os.getloadavg()[0]
     started = time.monotonic()
     async with httpx.AsyncClient(base_url=stack.url, timeout=60) as client:
         for first in range(0, count, 500):
@@ -95,8 +144,14 @@ async def burst(stack: LiveStack, count: int) -> dict:
         await asyncio.sleep(0.05)
     elapsed = max(t for times in receiver.arrivals.values() for t in times) - started
     delivered = len(receiver.arrivals) - before
+    # Again at the end: a backend or a child that started meanwhile counts from zero.
+    for name, processes in _role_processes(stack).items():
+        known = {process.pid for process in roles.get(name, [])}
+        roles.setdefault(name, []).extend(process for process in processes if process.pid not in known)
+    cpu = _cpu_per_message(roles, cpu_before, _cpu_seconds(roles), delivered)
     return {"messages": count, "delivered": delivered, "accept_seconds": round(accepted_in, 2),
-            "seconds": round(elapsed, 2), "delivered_per_second": round(delivered / elapsed, 1)}
+            "seconds": round(elapsed, 2), "delivered_per_second": round(delivered / elapsed, 1),
+            "cpu_ms_per_message": cpu, "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)]}
 
 
 async def latency(stack: LiveStack, rate: float, seconds: float) -> dict:
@@ -193,10 +248,13 @@ def rows(results: dict) -> list[str]:
         return []
     throughput, steady, noop = found["throughput"], found["steady"], found["noop_baseline"]
     workers = f"{found['worker_processes']} worker processes x {found['worker_threads']} threads"
+    cpu = ", ".join(f"{name} {value}" for name, value in (throughput.get("cpu_ms_per_message") or {}).items())
     return [
         f"| delivered through SMTP + DKIM, burst of {throughput['messages']}, {workers} | "
         f"{throughput['delivered_per_second']} messages/s | no-op Dramatiq, same workers: "
         f"{noop['messages_per_second']} messages/s | **{found['ratio_to_noop']}** (target 0.5) |",
+        f"| CPU per delivered message in that burst (ms; load average {throughput.get('load_average')}) | "
+        f"{cpu} | | |",
         f"| end to end through SMTP at {steady['offered_rate']}/s | p50 {steady['latency_p50_ms']} ms, "
         f"p99 {steady['latency_p99_ms']} ms ({steady['delivered']}/{steady['accepted']} delivered) | "
         f"p99 bound 1000 ms | SMTP accept to `sent` p50 {steady['smtp_to_sent_p50_ms']} ms, "

@@ -8,6 +8,7 @@ Configuration (``settings`` and ``secrets`` of the tenant's row, or EMAIL_PROVID
     username, password   log in when given
     ca_file         CA bundle to verify the server with (default: the system's)
     pool_size       connections kept per worker process (default 4)
+    max_idle        seconds an idle connection is kept for reuse (default 30; then it is closed)
     timeout         seconds (default 30)
 
 A tenant's configuration reaches only what herald.egress allows: ``host`` resolved when
@@ -32,13 +33,15 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import functools
 import logging
 import re
 import ssl
+import time
 from dataclasses import replace
-from email.headerregistry import Address
+from email.headerregistry import Address, HeaderRegistry
 from email.message import EmailMessage
-from email.policy import SMTP as SMTP_POLICY
+from email.policy import SMTP
 from email.utils import formatdate
 
 import aiosmtplib
@@ -58,6 +61,25 @@ SIGNED_HEADERS = [b"from", b"sender", b"reply-to", b"subject", b"date", b"messag
                   b"list-unsubscribe-post", b"x-herald-message-id"]
 
 
+class _HeaderClasses(HeaderRegistry):
+    """The standard header registry, with each header's class made once: the stock one builds a
+    new class (``type(...)``) for every header it parses, a sizeable share of a message's build."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._classes: dict[str, type] = {}
+
+    def __getitem__(self, name: str) -> type:
+        found = self._classes.get(name.lower())
+        if found is None:
+            found = self._classes[name.lower()] = super().__getitem__(name)
+        return found
+
+
+# The SMTP policy (CRLF, RFC 5322 folding), its headers parsed by the registry above.
+SMTP_POLICY = SMTP.clone(header_factory=_HeaderClasses())
+
+
 # A header field name: printable US-ASCII but the colon (RFC 5322 section 2.2).
 HEADER_NAME = re.compile(r"^[!-9;-~]{1,76}$")
 _LINE_ENDERS = ("\r", "\n", "\0")
@@ -69,14 +91,30 @@ def _one_line(what: str, value: str) -> str:
     return value
 
 
+@functools.lru_cache(maxsize=4096)
 def address(what: str, text: str) -> Address:
     """``text`` as exactly one valid address, ready to be written again from its parts (the
-    display name quoted or encoded by the email package, never copied as given)."""
+    display name quoted or encoded by the email package, never copied as given). Cached per text
+    (an Address is immutable; a refusal is raised every time, never cached): a sender's address,
+    or a recipient's for the envelope after the To header, is parsed once."""
     header = SMTP_POLICY.header_factory("to", _one_line(what, text))
     found = header.addresses
     if header.defects or len(found) != 1 or not found[0].username or not found[0].domain:
         raise PermanentProviderError(f"{what} is not a single valid address")
     return Address(display_name=found[0].display_name, username=found[0].username, domain=found[0].domain)
+
+
+@functools.lru_cache(maxsize=1024)
+def _address_header(name: str, what: str, texts: tuple[str, ...]):
+    """The header object of ``name`` for these addresses (each checked by :func:`address` and
+    written again from its parts), kept for the next message with the same ones (a sender's From,
+    Reply-To). Header objects are immutable."""
+    return SMTP_POLICY.header_factory(name, [address(what, text) for text in texts])
+
+
+@functools.lru_cache(maxsize=4)
+def _date_header(second: int):
+    return SMTP_POLICY.header_factory("Date", formatdate(second, usegmt=True))
 
 
 def message_id_header(message_id: str, domain: str) -> str:
@@ -88,15 +126,15 @@ def build_message(message: Outgoing) -> EmailMessage:
     content = message.content or {}
     sender = address("the From address", message.sender or "")
     mime = EmailMessage(policy=SMTP_POLICY)
-    mime["From"] = sender
+    mime["From"] = _address_header("From", "the From address", (message.sender or "",))
     mime["To"] = [address("a To address", text) for text in content.get("To") or [message.recipient]]
     if content.get("Cc"):
         mime["Cc"] = [address("a Cc address", text) for text in content["Cc"]]
     mime["Subject"] = _one_line("the subject", message.subject or "")
-    mime["Date"] = formatdate(usegmt=True)
+    mime["Date"] = _date_header(int(time.time()))
     mime["Message-ID"] = message_id_header(message.message_id, sender.domain)
     if content.get("ReplyTo"):
-        mime["Reply-To"] = [address("a Reply-To address", text) for text in content["ReplyTo"]]
+        mime["Reply-To"] = _address_header("Reply-To", "a Reply-To address", tuple(content["ReplyTo"]))
     mime["X-Herald-Message-Id"] = message.message_id
     for name, value in (content.get("Headers") or {}).items():
         if not isinstance(name, str) or not HEADER_NAME.match(name):
@@ -146,13 +184,29 @@ def _answer(code: int, text: str) -> str:
 
 
 class _Pool:
-    """SMTP connections of one configuration, kept open and reused by this worker process."""
+    """SMTP connections of one configuration, kept open and reused by this worker process: each
+    message is a new transaction (MAIL, RCPT, DATA; aiosmtplib sends RSET after a refusal) on a
+    connection already past its TCP, EHLO, STARTTLS and login. A connection idle longer than
+    ``max_idle`` is closed rather than reused (servers drop idle sessions); one the server
+    dropped anyway is replaced once, at once."""
 
     def __init__(self, provider: SmtpProvider, size: int):
         self.provider = provider
         self.config = provider.config
-        self.idle: list[aiosmtplib.SMTP] = []
+        # (connection, when it went idle), the most recent last
+        self.idle: list[tuple[aiosmtplib.SMTP, float]] = []
         self.slots = asyncio.Semaphore(size)
+        self.max_idle = float(self.config.get("max_idle", 30))
+
+    def _take(self) -> aiosmtplib.SMTP | None:
+        """The most recently used idle connection still within ``max_idle``; older ones are closed."""
+        now = time.monotonic()
+        stale = [client for client, since in self.idle if now - since > self.max_idle]
+        if stale:  # closed without a QUIT: a silently dropped session would only make it wait
+            self.idle = [(client, since) for client, since in self.idle if now - since <= self.max_idle]
+            for client in stale:
+                client.close()
+        return self.idle.pop()[0] if self.idle else None
 
     async def _client(self) -> aiosmtplib.SMTP:
         config = self.config
@@ -185,7 +239,7 @@ class _Pool:
     async def send(self, sender: str, recipient: str, raw: bytes) -> None:
         async with self.slots:
             for reused in (True, False):
-                client = self.idle.pop() if reused and self.idle else None
+                client = self._take() if reused else None
                 fresh = client is None
                 if fresh:
                     client = await self._client()
@@ -200,12 +254,12 @@ class _Pool:
                 except BaseException:
                     await _quit(client)
                     raise
-                self.idle.append(client)
+                self.idle.append((client, time.monotonic()))
                 return
 
     async def close(self) -> None:
         while self.idle:
-            await _quit(self.idle.pop())
+            await _quit(self.idle.pop()[0])
 
 
 async def _quit(client: aiosmtplib.SMTP) -> None:

@@ -1,9 +1,11 @@
-"""Keeping the work tables small: published outbox rows and expired idempotency records go."""
+"""Keeping the work tables small: published outbox rows and expired idempotency records go, and the
+report counters' shards of closed hours and days fold into one row."""
 
 from __future__ import annotations
 
 from tortoise import connections
 
+from models.platform.report import compact_sql
 from schedules.jobs import job
 
 
@@ -28,3 +30,14 @@ async def prune_domain_checks(runtime) -> None:
     await connections.get("platform").execute_query(
         "DELETE FROM sender_domain_checks c WHERE c.created_at < now() - interval '30 days' "
         "AND c.id <> (SELECT max(id) FROM sender_domain_checks l WHERE l.domain_id = c.domain_id)")
+
+
+@job("report_counters.compact", every_seconds=3600)
+async def compact_report_counters(runtime) -> None:
+    # A margin of one hour (one day): a transition counts at its transaction's start, so a bucket
+    # is closed once no transaction can still be writing to it.
+    platform = connections.get("platform")
+    await platform.execute_query(compact_sql("report_counters", "hour",
+                                             "date_trunc('hour', now(), 'UTC') - interval '1 hour'"))
+    await platform.execute_query(compact_sql("report_daily_counters", "day",
+                                             "date_trunc('day', now(), 'UTC') - interval '1 day'"))

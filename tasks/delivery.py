@@ -7,7 +7,10 @@ The actor gets a message id and:
    once the lease runs out the reconciler hands it back and it is sent again (the crash window,
    docs/messages.md): an e-mail keeps its Message-ID, HTTP providers get the same idempotency key;
 2. re-checks that it may still go: the sender domain still verified (e-mail), the recipient
-   not suppressed, the tenant within its quota; otherwise the message fails, with the reason;
+   not suppressed nor blocked, the tenant within its quota; otherwise the message fails, with
+   the reason. The claim and every re-check are two statements on one pooled connection (the
+   re-checks also bring the sender domain's sealed DKIM key and a stamp of the account's
+   provider rows, whose resolved configuration the worker caches by that stamp);
 3. calls the provider (the sink for test-mode keys; otherwise the tenant's configured provider,
    else the platform default; a push device by the provider for its platform and kind of token,
    see tasks/providers.py) with the message id as idempotency key; an e-mail carries the
@@ -24,8 +27,10 @@ Each step is a transition of the message that also appends to its timeline.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+from collections import OrderedDict
 from email.utils import parseaddr
 
 import dramatiq
@@ -33,13 +38,14 @@ from tortoise import connections
 
 from herald.actors import Actor
 from herald.backoff import backoff
+from herald.sealing import PLATFORM
 from herald.settings import get_settings
 from models.platform.device import forget_device, platform_of
-from models.platform.blocklist import blocked
-from models.platform.domain import Suppression, sender_domain_verified, signing_key_for
-from models.platform.message import Channel, MessageStatus, claim, defer, finish
+from models.platform.blocklist import candidates
+from models.platform.domain import DKIM_KEY, SANDBOX_DOMAIN
+from models.platform.message import Channel, MessageStatus, claim, defer, finish, presend
 from models.platform.provider_config import tenant_provider
-from models.platform.usage import SEND_COUNTERS, period_of, totals
+from models.platform.usage import period_of
 from providers.base import DkimKey, Outgoing
 from providers.errors import (InvalidDeviceToken, PermanentProviderError, ProviderConfigError,
                               TransientProviderError)
@@ -72,33 +78,86 @@ def providers():
     return _providers
 
 
-async def why_not(message: dict) -> str | None:
-    """The reason this message may no longer go, or None."""
+def why_not(message: dict, facts: dict) -> str | None:
+    """The reason this message may no longer go, or None (``facts``: :func:`presend`'s row)."""
     if message["channel"] == "email" and message["sender"]:
-        address = parseaddr(message["sender"])[1].lower()
-        if not await sender_domain_verified(message["tenant_id"], message["mode"], address):
+        # As sender_domain_verified (models/platform/domain.py): the sandbox serves test keys.
+        sandbox = message["mode"] == "test" and _sender_domain(message) == SANDBOX_DOMAIN
+        if not sandbox and not facts["verified"]:
             return "DomainNotVerified: the sender domain is no longer verified"
-    if await Suppression.filter(tenant_id=message["tenant_id"], channel=message["channel"],
-                                address=message["recipient"].lower()).exists():
+    if facts["suppressed"]:
         return "SuppressedAddress: the recipient is on the suppression list"
-    if await blocked(connections.get("platform"), [message["recipient"]]):  # docs/operator.md
+    if facts["blocked"]:  # docs/operator.md
         return "SuppressedAddress: the recipient is on the platform blocklist"
-    if message["effective_quota"] is not None:
-        used = await totals(connections.get("platform"), message["tenant_id"], period_of())
-        if sum(int(used[name]) for name in SEND_COUNTERS) > message["effective_quota"]:
-            return "QuotaExceeded: the account's monthly quota was lowered below what it had accepted"
+    if message["effective_quota"] is not None and int(facts["sends"]) > message["effective_quota"]:
+        return "QuotaExceeded: the account's monthly quota was lowered below what it had accepted"
     return None
+
+
+def _sender_domain(message: dict) -> str | None:
+    if message["channel"] != "email" or not message["sender"]:
+        return None
+    return parseaddr(message["sender"])[1].lower().rpartition("@")[2]
+
+
+async def _check(connection, message: dict) -> dict:
+    """One statement for every re-check and what the provider call needs from the database
+    (models/platform/message.py: presend)."""
+    return await presend(
+        connection, message["tenant_id"], message["channel"], message["recipient"].lower(),
+        candidates(message["recipient"]), _sender_domain(message),
+        period_of() if message["effective_quota"] is not None else None, message["mode"] != "test")
+
+
+# The account's resolved provider configuration per (tenant, channel, route, stamp of its rows): the
+# stamp changes with any change of the rows, so the next message sees it; the secrets are unsealed once.
+_CONFIG_CACHE_SIZE = 1024
+_tenant_configs: OrderedDict = OrderedDict()
+
+
+async def _tenant_config(tenant_pk: int, channel: str, route: str | None, stamp: str | None):
+    if stamp is None or stamp.startswith("0/"):
+        return None
+    slot = (tenant_pk, channel, route, stamp)
+    if slot in _tenant_configs:
+        _tenant_configs.move_to_end(slot)
+        return _tenant_configs[slot]
+    resolved = await tenant_provider(tenant_pk, channel, route)
+    _tenant_configs[slot] = resolved
+    while len(_tenant_configs) > _CONFIG_CACHE_SIZE:
+        _tenant_configs.popitem(last=False)
+    return resolved
+
+
+@functools.lru_cache(maxsize=1024)
+def _unsealed_dkim_key(sealed: str) -> bytes:
+    """A sender domain's private key, unsealed once per sealed value (a new key is a new value)."""
+    return PLATFORM.unseal_text(DKIM_KEY, sealed)
+
+
+def _dkim_key(message: dict, facts: dict) -> DkimKey | None:
+    """The sender domain's DKIM key, as SenderDomain.signing_key gives it."""
+    if not facts["dkim_private_key"] or not facts["dkim_selector"]:
+        return None
+    return DkimKey(_sender_domain(message), facts["dkim_selector"], _unsealed_dkim_key(facts["dkim_private_key"]))
 
 
 async def deliver(message_pk: int) -> str:
     """Deliver one message; returns what happened (for logs and tests)."""
     connection = connections.get("platform")
-    message = await claim(connection, message_pk, LEASE_SECONDS)
-    if message is None:
-        return "skipped"
-    renewal = asyncio.create_task(_keep_lease(connection, message_pk, message["attempts"]))
+    # The claim and the re-checks share one pooled connection (one checkout, one reset).
+    async with connection.acquire_connection() as held:
+        message = await claim(held, message_pk, LEASE_SECONDS)
+        if message is None:
+            return "skipped"
+        renewal = asyncio.create_task(_keep_lease(connection, message_pk, message["attempts"]))
+        try:
+            facts = await _check(held, message)
+        except BaseException:
+            renewal.cancel()
+            raise
     try:
-        return await _deliver_claimed(connection, message)
+        return await _deliver_claimed(connection, message, facts)
     finally:
         renewal.cancel()
 
@@ -116,21 +175,18 @@ async def _keep_lease(connection, message_pk: int, attempt: int) -> None:
             log.warning("could not renew the lease of message %s: %r", message_pk, error)
 
 
-async def _deliver_claimed(connection, message: dict) -> str:
+async def _deliver_claimed(connection, message: dict, facts: dict) -> str:
     message_pk = message["id"]
-    reason = await why_not(message)
+    reason = why_not(message, facts)
     if reason is not None:
         await finish(connection, message_pk, MessageStatus.FAILED, failure_reason=reason,
                      detail={"Reason": reason})
         return "failed"
     channel, tenant_pk, live = message["channel"], message["tenant_id"], message["mode"] != "test"
     platform = await platform_of(tenant_pk, message["recipient"]) if channel == "push" else None
-    tenant_config = await tenant_provider(tenant_pk, channel, push_route(platform, message["recipient"])) \
-        if live else None
-    dkim = None
-    if channel == "email" and live and message["sender"]:
-        key = await signing_key_for(tenant_pk, parseaddr(message["sender"])[1])
-        dkim = DkimKey(key.domain, key.selector, key.private_key_pem) if key is not None else None
+    tenant_config = await _tenant_config(tenant_pk, channel, push_route(platform, message["recipient"]),
+                                         facts["provider_stamp"]) if live else None
+    dkim = _dkim_key(message, facts) if channel == "email" and live and message["sender"] else None
     outgoing = Outgoing(
         message_id=message["public_id"], tenant_id=message["tenant_public_id"], channel=channel,
         recipient=message["recipient"], sender=message["sender"], subject=message["subject"],

@@ -17,6 +17,7 @@ from tortoise.models import Model
 from models.platform.events import fanout_sql, message_data_sql
 from models.platform.ids import public_id
 from models.platform.report import rollup_sql
+from models.platform.usage import SEND_COUNTERS
 
 
 class Channel(StrEnum):
@@ -160,21 +161,64 @@ SELECT id FROM ev
 """
 
 
+# What delivery re-checks before handing a claimed message to a provider, in one statement (one
+# round trip instead of one query each): the sender domain's row (verified, and its sealed DKIM key),
+# whether the recipient is suppressed, whether a platform block entry names one of its candidates
+# (models/platform/blocklist.py: candidates), the month's sends when the account has a quota, and a
+# stamp of the account's provider rows for the channel (count, newest change) that keys the worker's
+# cache of the resolved configuration (tasks/delivery.py), so a change is seen by the next message.
+_SEND_COUNT = " + ".join(f"COALESCE(SUM({name}), 0)" for name in SEND_COUNTERS)
+_PRESEND = f"""
+SELECT d.verified, d.dkim_selector, d.dkim_private_key,
+  EXISTS (SELECT 1 FROM suppressions s WHERE s.tenant_id = $1 AND s.channel = $2 AND s.address = $3) AS suppressed,
+  EXISTS (SELECT 1 FROM block_entries e JOIN unnest($4::text[], $5::text[]) AS c(kind, value)
+          ON e.kind = c.kind AND e.value = c.value) AS blocked,
+  CASE WHEN $7::text IS NOT NULL THEN
+    (SELECT {_SEND_COUNT} FROM usage_counters WHERE tenant_id = $1 AND period = $7::text) END AS sends,
+  CASE WHEN $8::bool THEN
+    (SELECT count(*) || '/' || COALESCE(max(updated_at)::text, '') || '/' || COALESCE(max(id), 0)
+     FROM provider_configs WHERE tenant_id = $1 AND channel = $2) END AS provider_stamp
+FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+  SELECT verified_at IS NOT NULL AS verified, dkim_selector, dkim_private_key FROM sender_domains
+  WHERE tenant_id = $1 AND name = $6::text) AS d ON true
+"""
+
+
+async def _rows(connection, sql: str, args: list) -> list[dict]:
+    """Run ``sql`` on a Tortoise client (a pooled connection per statement) or on an asyncpg
+    connection held by the caller (several statements, one pool checkout)."""
+    if hasattr(connection, "execute_query_dict"):
+        return await connection.execute_query_dict(sql, args)
+    return [dict(row) for row in await connection.fetch(sql, *args)]
+
+
 async def claim(connection, message_pk: int, lease_seconds: int) -> dict | None:
     """Take a message for delivery: only one worker at a time, and never a finished one."""
-    rows = await connection.execute_query_dict(_CLAIM, [message_pk, float(lease_seconds)])
+    rows = await _rows(connection, _CLAIM, [message_pk, float(lease_seconds)])
     return rows[0] if rows else None
+
+
+async def presend(connection, tenant_pk: int, channel: str, address: str, blocklist: list[tuple[str, str]],
+                  sender_domain: str | None, quota_period: str | None, tenant_providers: bool) -> dict:
+    """The facts delivery re-checks (see _PRESEND): ``address`` is the recipient as suppressions
+    hold it (lower case), ``blocklist`` its (kind, value) candidates, ``sender_domain`` the e-mail
+    sender's domain (None: no domain row), ``quota_period`` the month to count sends in (None: no
+    quota), ``tenant_providers`` whether to stamp the account's provider rows (live messages)."""
+    rows = await _rows(connection, _PRESEND, [
+        tenant_pk, channel, address, [kind for kind, _ in blocklist], [value for _, value in blocklist],
+        sender_domain, quota_period, tenant_providers])
+    return rows[0]
 
 
 async def finish(connection, message_pk: int, status: MessageStatus, *, event: str | None = None,
                  provider: str | None = None, provider_message_id: str | None = None,
                  failure_reason: str | None = None, detail: dict | None = None) -> bool:
-    rows = await connection.execute_query_dict(
-        _FINISH, [message_pk, status.value, event or status.value, provider, provider_message_id, failure_reason,
-                  json.dumps(detail) if detail is not None else None])
+    rows = await _rows(
+        connection, _FINISH, [message_pk, status.value, event or status.value, provider, provider_message_id,
+                              failure_reason, json.dumps(detail) if detail is not None else None])
     return bool(rows)
 
 
 async def defer(connection, message_pk: int, delay_seconds: float, reason: str) -> bool:
-    rows = await connection.execute_query_dict(_DEFER, [message_pk, float(delay_seconds), reason])
+    rows = await _rows(connection, _DEFER, [message_pk, float(delay_seconds), reason])
     return bool(rows)

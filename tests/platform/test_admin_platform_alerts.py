@@ -19,7 +19,7 @@ async def count(tenant_id: str, status: str, n: int) -> None:
     await connections.get("platform").execute_query(
         "INSERT INTO report_counters (tenant_id, mode, hour, channel, status, template, count) "
         "SELECT id, 'live', $2, 'email', $3, '', $4 FROM tenants WHERE public_id = $1 "
-        "ON CONFLICT (tenant_id, mode, hour, channel, status, template) "
+        "ON CONFLICT (tenant_id, mode, hour, channel, status, template, shard) "
         "DO UPDATE SET count = report_counters.count + EXCLUDED.count", [tenant_id, hour, status, n])
 
 

@@ -144,8 +144,8 @@ class EmailMessage(Body):
 
 class Destination(Body):
     to_addresses: Annotated[list[EmailAddress], Field(min_length=1, max_length=50)]
-    cc_addresses: Annotated[list[EmailAddress], Field(max_length=50)] = []
-    bcc_addresses: Annotated[list[EmailAddress], Field(max_length=50)] = []
+    cc_addresses: Annotated[list[EmailAddress], Field(max_length=50)] = Field(default_factory=list)
+    bcc_addresses: Annotated[list[EmailAddress], Field(max_length=50)] = Field(default_factory=list)
 
 
 class EmailSend(Body):

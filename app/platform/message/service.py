@@ -36,6 +36,7 @@ from models.outbox import insert_sql
 from app.platform.template import service as templates
 from models.platform.domain import UNREACHABLE_RECHECK_SECONDS, SenderState, sender_domain_state
 from models.platform.events import fanout_sql, message_data_sql
+from models.platform.blocklist import candidates
 from models.platform.idempotency import WINDOW_HOURS
 from models.platform.message import Message, MessageEvent, MessageStatus, new_message_id
 from models.platform.report import rollup_sql
@@ -91,8 +92,17 @@ def json_text(value: Any) -> str:
         return json.dumps(value)
 
 
-def needs_transaction(items: list[Item]) -> bool:
-    """Whether :func:`accept` must run in a transaction: it claims idempotency records."""
+def _single_statement(principal: Principal | None, items: list[Item]) -> bool:
+    """Whether :func:`accept` takes the one-statement path: one item of an account without a
+    monthly quota (the quota's read-then-refuse stays on the general path)."""
+    return principal is not None and len(items) == 1 and principal.effective_quota is None
+
+
+def needs_transaction(items: list[Item], principal: Principal | None = None) -> bool:
+    """Whether :func:`accept` must run in a transaction: it claims idempotency records in one
+    statement and writes in another (on the one-statement path, given ``principal``, never)."""
+    if _single_statement(principal, items):
+        return False
     return any(item.idempotency_key is not None for item in items)
 
 
@@ -154,11 +164,12 @@ async def _claim_idempotency(conn: BaseDBAsyncClient, principal: Principal, oper
     return False, json.loads(ids) if isinstance(ids, str) else ids, earlier[0]["body_hash"]
 
 
-async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, period: str,
-                 rows: list[tuple[str, Draft, str | None]], claimed: list[tuple[str, list[str]]],
-                 operation: str) -> None:
-    """Messages, their outbox rows, the usage counters and the claimed idempotency records: one
-    statement, so one round trip (and atomic by itself when no transaction surrounds it)."""
+def _write_sql(principal: Principal, channel: str, period: str, rows: list[tuple[str, Draft, str | None]],
+               *, gate: str = "") -> tuple[str, list]:
+    """The CTEs (from ``m AS (...)`` on, no WITH) that insert the messages, their outbox rows, the
+    usage counters, the ``*.queued`` webhook events and the report counters, with their parameters
+    ($1 tenant, $2 channel, $3 mode, $4 key, then the columns, the period and the usage values).
+    ``gate``, an SQL condition, lets the messages (and so everything else) be written only when it holds."""
     columns: dict[str, list] = {name: [] for name in ("public_id", "recipient", "role", "sender", "subject", "content",
                                                       "tags", "key", "template", "not_before")}
     for message_id, draft, key in rows:
@@ -175,15 +186,21 @@ async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, pe
     params = [principal.tenant_pk, channel, principal.mode, principal.key_pk, *columns.values(), period]
     usage_sql, usage_params = upsert_sql({COUNTER_OF[channel]: len(rows)}, tenant="$1", period=f"${len(params)}",
                                          first=len(params) + 1)
+    if gate:
+        # Counted only when the messages are written: VALUES (...) becomes SELECT ... WHERE.
+        head, _, rest = usage_sql.partition(" VALUES (")
+        values, _, conflict = rest.rpartition(") ON CONFLICT ")
+        usage_sql = f"{head} SELECT {values} WHERE EXISTS (SELECT 1 FROM m) ON CONFLICT {conflict}"
     params += usage_params
     sql = (
-        "WITH m AS (INSERT INTO messages (public_id, tenant_id, channel, status, mode, api_key_id, recipient, "
+        "m AS (INSERT INTO messages (public_id, tenant_id, channel, status, mode, api_key_id, recipient, "
         "recipient_role, sender, subject, content, tags, idempotency_key, template, next_attempt_at, attempts, "
         "created_at, updated_at) "
         "SELECT p, $1, $2, 'queued', $3, $4, r, ro, s, su, c::jsonb, t::jsonb, k, tp, nb, 0, now(), now() "
         "FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], "
         "$12::text[], $13::text[], $14::timestamptz[]) AS x(p, r, ro, s, su, c, t, k, tp, nb) "
-        "RETURNING id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, template, "
+        + (f"WHERE {gate} " if gate else "")
+        + "RETURNING id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, template, "
         "next_attempt_at), "
         # A scheduled message's job waits in the broker until its time (the claim also refuses it before).
         f"o AS ({insert_sql(Actor.deliver(channel), 'm', delay_ms=SCHEDULE_DELAY_SQL)}), "
@@ -197,6 +214,16 @@ async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, pe
         + fanout_sql("wh_source")
         + rollup_sql("m")
     )
+    return sql, params
+
+
+async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, period: str,
+                 rows: list[tuple[str, Draft, str | None]], claimed: list[tuple[str, list[str]]],
+                 operation: str) -> None:
+    """Messages, their outbox rows, the usage counters and the claimed idempotency records: one
+    statement, so one round trip (and atomic by itself when no transaction surrounds it)."""
+    body, params = _write_sql(principal, channel, period, rows)
+    sql = "WITH " + body
     if claimed:
         first = len(params) + 1
         sql += (f", i AS (UPDATE idempotency_records r SET message_ids = v.ids::jsonb "
@@ -206,9 +233,82 @@ async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, pe
     await conn.execute_query(sql + " SELECT 1", params)
 
 
+def _listed(value: Any) -> list:
+    if value is None:
+        return []
+    return json.loads(value) if isinstance(value, str) else list(value)
+
+
+async def _accept_one(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, item: Item, *,
+                      compare_bodies: bool) -> Outcome:
+    """One item in ONE statement (one round trip, atomic alone, no transaction needed): the
+    blocklist match, the idempotency claim, the messages, their outbox rows, the usage and report
+    counters and the webhook events.
+
+    The claim is ``INSERT ... ON CONFLICT DO UPDATE`` that changes an existing record only when it
+    has expired (taken over) and otherwise writes it back as it is: unlike a SELECT, whose snapshot
+    predates a concurrent first request's commit, the conflict path waits for that commit, locks the
+    record and RETURNs its latest version, so the other 49 of 50 identical parallel requests read the
+    first one's ids. The claim carries this request's new message ids, so the record that comes
+    back is ours exactly when it holds them (ids are 96 random bits). A blocked recipient refuses the
+    item before anything is claimed or written, as on the general path."""
+    outcome = Outcome()
+    now = datetime.now(timezone.utc)
+    ids = [new_message_id() for _ in item.drafts]
+    key = item.idempotency_key
+    body, params = _write_sql(principal, channel, period_of(now), [(message_id, draft, key) for message_id, draft in
+                                                                   zip(ids, item.drafts)], gate="EXISTS (SELECT 1 FROM go)")
+    pairs = {draft.recipient: candidates(draft.recipient) for draft in item.drafts}
+    first = len(params) + 1
+    params += [[kind for found in pairs.values() for kind, _ in found],
+               [value for found in pairs.values() for _, value in found]]
+    sql = (f"WITH blocked AS (SELECT DISTINCT e.kind, e.value FROM block_entries e JOIN unnest(${first}::text[], "
+           f"${first + 1}::text[]) AS c(kind, value) ON e.kind = c.kind AND e.value = c.value), ")
+    if key is None:
+        sql += "go AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM blocked)), "
+        tail = ", NULL AS message_ids, NULL AS body_hash, true AS ours"
+    else:
+        at = len(params) + 1
+        params += [operation, key, item.body_hash, json.dumps(ids), WINDOW_HOURS]
+        expired = "r.expires_at < now()"
+        sql += (
+            "claim AS (INSERT INTO idempotency_records AS r (tenant_id, mode, operation, key, body_hash, message_ids, "
+            f"created_at, expires_at) SELECT $1, $3, ${at}, ${at + 1}, ${at + 2}, ${at + 3}::jsonb, now(), "
+            f"now() + make_interval(hours => ${at + 4}) WHERE NOT EXISTS (SELECT 1 FROM blocked) "
+            "ON CONFLICT (tenant_id, mode, operation, key) DO UPDATE SET "
+            f"body_hash = CASE WHEN {expired} THEN EXCLUDED.body_hash ELSE r.body_hash END, "
+            f"message_ids = CASE WHEN {expired} THEN EXCLUDED.message_ids ELSE r.message_ids END, "
+            f"created_at = CASE WHEN {expired} THEN now() ELSE r.created_at END, "
+            f"expires_at = CASE WHEN {expired} THEN EXCLUDED.expires_at ELSE r.expires_at END "
+            f"RETURNING r.message_ids, r.body_hash, r.message_ids = ${at + 3}::jsonb AS ours), "
+            "go AS (SELECT 1 FROM claim WHERE ours), "
+        )
+        tail = (", (SELECT message_ids FROM claim) AS message_ids, (SELECT body_hash FROM claim) AS body_hash, "
+                "COALESCE((SELECT ours FROM claim), false) AS ours")
+    sql += body + (" SELECT (SELECT array_agg(kind) FROM blocked) AS blocked_kinds, "
+                   "(SELECT array_agg(value) FROM blocked) AS blocked_values" + tail)
+    [row] = await conn.execute_query_dict(sql, params)
+    if row["blocked_kinds"]:
+        hits = set(zip(row["blocked_kinds"], row["blocked_values"]))
+        outcome.error = blocklist.refusal([draft.recipient for draft in item.drafts],
+                                          {recipient for recipient, found in pairs.items()
+                                           if any(pair in hits for pair in found)})
+        return outcome
+    if key is not None and not row["ours"]:
+        if compare_bodies and row["body_hash"] != item.body_hash:
+            outcome.error = errors.IdempotencyConflict()
+        else:
+            outcome.message_ids, outcome.reused = _listed(row["message_ids"]), True
+        return outcome
+    outcome.message_ids = ids
+    return outcome
+
+
 async def accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, items: list[Item], *,
                  compare_bodies: bool) -> list[Outcome]:
     """Accept every item that can be; each item gets its message ids or its own error."""
+    if _single_statement(principal, items):
+        return [await _accept_one(conn, principal, channel, operation, items[0], compare_bodies=compare_bodies)]
     outcomes = [Outcome() for _ in items]
     now = datetime.now(timezone.utc)
     period = period_of(now)

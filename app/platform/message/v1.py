@@ -49,8 +49,8 @@ def _body(request: Request, model: type[BaseModel]) -> tuple[dict[str, Any], Any
 
 
 async def _accept(principal: Principal, channel: str, items: list[Item], *, compare_bodies: bool) -> list[Outcome]:
-    # Idempotency claims commit with the messages; without them the write is one statement, atomic alone.
-    opened = db.transaction() if service.needs_transaction(items) else nullcontext(db.connection())
+    # One item is one statement, atomic alone (claim included); a batch's claims commit with its messages.
+    opened = db.transaction() if service.needs_transaction(items, principal) else nullcontext(db.connection())
     async with opened as conn:
         return await service.accept(conn, principal, channel, f"{channel}.send", items,
                                     compare_bodies=compare_bodies)

@@ -3,8 +3,9 @@
 Nothing here runs on the request path. Every FLUSH_SECONDS (sooner when BATCH_ROWS are
 waiting, or WAKE_BYTES of bodies) the flush task turns captured requests into rows (key
 resolution, redaction, error code, message ids) and writes them with one multi-row INSERT per
-BATCH_ROWS rows. Rows are built on a thread of their own, never on the event loop, and each
-body is read only as far as it is kept (:mod:`.body`), so no request body can hold up the API.
+BATCH_ROWS rows. Rows of small requests are built on the event loop a slice at a time; rows with
+a long body on a thread of their own; each body is read only as far as it is kept (:mod:`.body`),
+so no request body can hold up the API.
 A graceful stop flushes what is left. If the database refuses, rows stay queued and are
 retried; a batch refused FAILURES_BEFORE_DROP times in a row is written one row at a time and
 only the rows still refused are dropped (and logged), so one bad row neither blocks the log nor
@@ -48,6 +49,10 @@ BODY_FIELDS = frozenset({"IdempotencyKey"})
 # A response of ours that carries an error code or message ids is far smaller than this; a
 # larger one is not parsed for them.
 RESPONSE_FACTS_BYTES = 1024 * 1024
+# Records whose bodies together stay within this (plus OVERHEAD_BYTES) are built on the event loop,
+# SLICE_ROWS per turn of the loop; larger ones on the building thread (see _build_rows).
+SMALL_RECORD_BYTES = 4 * 1024 + OVERHEAD_BYTES
+SLICE_ROWS = 10
 
 
 class RequestLogBuffer:
@@ -104,12 +109,9 @@ class RequestLogBuffer:
         pending, self.pending = self.pending, []
         if not pending:
             return
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="request-log")
         try:
             keys = await self._resolve({record.key_digest for record in pending if record.key_digest})
-            # Redaction is CPU work bounded per body; on its own thread the event loop keeps answering.
-            rows = await asyncio.get_running_loop().run_in_executor(self._executor, build_rows, pending, keys)
+            rows = await self._build_rows(pending, keys)
         except asyncio.CancelledError:
             self.pending = pending + self.pending  # stopped mid-build: the last flush builds them
             raise
@@ -119,6 +121,27 @@ class RequestLogBuffer:
             return
         self.held_bytes += sum(map(row_size, rows)) - sum(map(record_size, pending))
         self.ready.extend(rows)
+
+    async def _build_rows(self, pending: list[Captured], keys: dict[str, tuple[int, str, str, str]]
+                          ) -> list[dict[str, Any]]:
+        """Small records are built on the event loop, SLICE_ROWS at a time with a turn of the loop
+        between slices (a thread would contend for the GIL with the loop on every system call the
+        loop makes: each one could hand the thread the GIL for a whole switch interval, 5 ms);
+        records past SMALL_RECORD_BYTES go to the building thread, where the redaction of
+        a long (or hostile) body, bounded but tens of milliseconds, never holds up an answer."""
+        small = [record for record in pending if record_size(record) <= SMALL_RECORD_BYTES]
+        large = [record for record in pending if record_size(record) > SMALL_RECORD_BYTES] if len(small) < len(
+            pending) else []
+        rows: list[dict[str, Any]] = []
+        for start in range(0, len(small), SLICE_ROWS):
+            if start:
+                await asyncio.sleep(0)
+            rows.extend(build_rows(small[start:start + SLICE_ROWS], keys))
+        if large:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="request-log")
+            rows.extend(await asyncio.get_running_loop().run_in_executor(self._executor, build_rows, large, keys))
+        return rows
 
     async def _write(self) -> None:
         connection = connections.get("platform")

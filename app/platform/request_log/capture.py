@@ -13,8 +13,8 @@ writer resolves it, and drops the record when it belongs to no account.
 
 from __future__ import annotations
 
+import random
 import re
-import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -69,7 +69,10 @@ def trace_id_of(request: Request) -> str:
         match = _TRACEPARENT.match(header.strip().lower())
         if match and match.group(1) != "0" * 32:
             return match.group(1)
-    return secrets.token_hex(16)
+    # A trace id needs to be unique, not secret: Python's own generator, no system call (os.urandom
+    # would hand the GIL to another thread on the request path; the module's generator is seeded
+    # from os.urandom and again in a forked child); never the all-zero invalid id.
+    return f"{random.getrandbits(128) or 1:032x}"
 
 
 def presented_key(request: Request) -> str | None:
