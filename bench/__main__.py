@@ -148,8 +148,17 @@ class Bench(Stage):
             results["end_to_end"] = await delivery.end_to_end(self)
             if not self.args.skip_smtp:  # bench/smtp_e2e.py: through SMTP + DKIM, its own stack
                 results["smtp_e2e"] = await smtp_e2e.run(os.cpu_count() or 1, 8, 3000, self.args.rate, 20)
+        if not self.args.skip_pages:  # bench/pages.py: the TLS ask's p50/p99 against a pages server
+            from bench import pages
+            results["pages_tls"] = await pages.run(self)
+        if not self.args.skip_runtime:  # bench/runtime.py: /collect and a cached page vs a bare handler
+            from bench import runtime
+            results["runtime"] = await runtime.run(self)
         if not self.args.skip_idle:  # bench/idle.py: `herald up` with no traffic
             results["idle"] = await asyncio.to_thread(idle.measure)
+        if not self.args.skip_reports:  # bench/reports.py: the dashboard's reports over millions of messages
+            from bench import reports
+            results["reports"] = await reports.run(self)
         if self.args.scale_rows:
             results["scale"] = await self.scale()
         return results
@@ -200,12 +209,17 @@ def main() -> int:
     parser.add_argument("--skip-e2e", action="store_true")
     parser.add_argument("--skip-smtp", action="store_true", help="skip end to end through SMTP (bench/smtp_e2e.py)")
     parser.add_argument("--skip-idle", action="store_true", help="skip idle `herald up` CPU (bench/idle.py)")
+    parser.add_argument("--skip-pages", action="store_true", help="skip the TLS ask bench (bench/pages.py)")
+    parser.add_argument("--skip-runtime", action="store_true", help="skip the runtime bench (bench/runtime.py)")
     parser.add_argument("--profile", action="store_true", help="py-spy the platform during accept")
     parser.add_argument("--skip-workers", action="store_true", help="skip accept with HTTP_WORKERS=2")
     parser.add_argument("--scale-rows", type=int, default=5_000_000,
                         help="request-log rows and messages seeded by the scale step (0 skips it)")
     parser.add_argument("--scale-samples", type=int, default=40, help="requests timed per read route")
     parser.add_argument("--only-scale", action="store_true", help="run the scale step alone")
+    parser.add_argument("--skip-reports", action="store_true", help="skip the reports step (bench/reports.py)")
+    parser.add_argument("--report-rows", type=int, default=5_000_000, help="live messages the reports step seeds")
+    parser.add_argument("--report-samples", type=int, default=40, help="calls timed per report")
     args = parser.parse_args()
 
     bench = Bench(args)

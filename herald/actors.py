@@ -25,6 +25,7 @@ class Queue(StrEnum):
     MAINTENANCE = "maintenance"
     IDENTITY_MAIL = "identity_mail"
     CRM = "crm"
+    RUNTIME = "runtime"
 
 
 # Idle workers wait on this Redis channel (tasks/wake.py); a relay publishes a queue's name there
@@ -48,9 +49,16 @@ class Actor:
     DOMAIN_VERIFY = ActorRef("domains.verify", Queue.DNS, "platform")
     IDENTITY_MAIL_SEND = ActorRef("identity_mail.send", Queue.IDENTITY_MAIL, "identity")
     CRM_RETENTION_ANONYMIZE = ActorRef("crm_retention.anonymize", Queue.CRM, "crm")
+    CRM_DELIVERY_SEND = ActorRef("crm_deliveries.send", Queue.CRM, "crm")
+    CRM_ALERT_EVALUATE = ActorRef("crm_alerts.evaluate", Queue.CRM, "crm")
+    CRM_JOURNEY_ADVANCE = ActorRef("crm_journeys.advance", Queue.CRM, "crm")
+    CRM_SUPPRESSION_SYNC = ActorRef("crm_journeys.sync_suppression", Queue.CRM, "crm")
     PAGES_DOMAIN_VERIFY = ActorRef("pages_domains.verify", Queue.DNS, "pages")
     PAGES_EXPERIMENT_EVALUATE = ActorRef("pages_experiments.evaluate", Queue.MAINTENANCE, "pages")
     PLATFORM_ALERT_NOTIFY = ActorRef("platform_alerts.notify", Queue.MAINTENANCE, "platform")
+    RUNTIME_LEAD_FORWARD = ActorRef("runtime_leads.forward", Queue.RUNTIME, "runtime")
+    WHATSAPP_TEMPLATE_SUBMIT = ActorRef("whatsapp_templates.submit", Queue.WHATSAPP, "platform")
+    WHATSAPP_TEMPLATE_CHECK = ActorRef("whatsapp_templates.check", Queue.WHATSAPP, "platform")
 
     @classmethod
     def all(cls) -> list[ActorRef]:

@@ -69,6 +69,7 @@ class Settings:
     # streams one account may hold open at once.
     runtime_sse_heartbeat_seconds: int = 15
     runtime_live_streams: int = 5
+    runtime_collect_per_address: int = 1200  # /collect and /replay batches per client address per minute; 0: off
     # Requests per minute one client address may make to the identity server's auth endpoints.
     auth_ip_limit: int = 1000
     # Sign-ups, and separately e-mail changes, one client address may make per hour (identity server).
@@ -86,6 +87,12 @@ class Settings:
     ai_base_url: str | None = None
     ai_api_key: str | None = None
     ai_model: str = "gpt-4o-mini"
+    # The AI plug-in: an entry-point name in the group herald.providers.ai (setup.cfg).
+    ai_provider: str = "openai"
+    # The ad platforms the CRM's conversion integrations call (docs/crm.md); tests point them at local servers.
+    meta_graph_url: str = "https://graph.facebook.com"
+    meta_graph_version: str = "v21.0"
+    ga4_mp_url: str = "https://www.google-analytics.com"
 
     def worker_env(self) -> dict[str, str]:
         """Environment of a `dramatiq` worker process. Dramatiq reads these at import, and its
@@ -270,9 +277,14 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         ai_base_url=(text("AI_BASE_URL") or "").rstrip("/") or None,
         ai_api_key=text("AI_API_KEY"),
         ai_model=text("AI_MODEL") or "gpt-4o-mini",
+        ai_provider=text("AI_PROVIDER") or "openai",
+        meta_graph_url=(text("META_GRAPH_URL") or "https://graph.facebook.com").rstrip("/"),
+        meta_graph_version=text("META_GRAPH_VERSION") or "v21.0",
+        ga4_mp_url=(text("GA4_MP_URL") or "https://www.google-analytics.com").rstrip("/"),
         relay_systems=_systems(env, "RELAY_SYSTEMS"),
         runtime_sse_heartbeat_seconds=_int(env, "RUNTIME_SSE_HEARTBEAT_SECONDS", 15, 1, 50),  # < RESPONSE_TIMEOUT
         runtime_live_streams=_int(env, "RUNTIME_LIVE_STREAMS", 5, 1, 10_000),
+        runtime_collect_per_address=_int(env, "RUNTIME_COLLECT_PER_ADDRESS", 1200, 0, 10_000_000),
     )
 
 

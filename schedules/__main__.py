@@ -29,7 +29,10 @@ from schedules import blocklist, platform_alerts  # noqa: F401
 from schedules import webhooks  # noqa: F401
 from schedules import identity_mail  # noqa: F401
 from schedules import crm_retention  # noqa: F401
+from schedules import crm_journeys  # noqa: F401
+from schedules import crm_alerts, crm_deliveries  # noqa: F401
 from schedules import pages_domains, pages_experiments  # noqa: F401
+from schedules import whatsapp_templates  # noqa: F401
 from schedules.jobs import JOBS
 from schedules.lease import RedisLease
 from schedules.relay import OutboxRelay

@@ -10,4 +10,8 @@ from tasks import webhooks  # noqa: E402,F401
 from tasks import identity_mail  # noqa: E402,F401
 from tasks import platform_alerts  # noqa: E402,F401
 from tasks import crm_retention  # noqa: E402,F401
+from tasks import crm_journeys  # noqa: E402,F401
+from tasks import crm_alerts, crm_deliveries  # noqa: E402,F401
 from tasks import pages_domains, pages_experiments  # noqa: E402,F401
+from tasks import runtime_leads  # noqa: E402,F401
+from tasks import whatsapp_templates  # noqa: E402,F401

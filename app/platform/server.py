@@ -27,6 +27,7 @@ from app.platform.invitation import api as invitation_api
 from app.platform.me import api as me_api
 from app.platform.member import api as member_api
 from app.platform.message import api as message_api
+from app.platform.message import internal as message_internal
 from app.platform.message import v1 as message
 from app.platform.metrics import api as metrics_api
 from app.platform.outbox import RelayWakeup
@@ -45,15 +46,19 @@ from app.platform.session import gate as session_gate
 from app.platform.staff import api as staff_api
 from app.platform.staff import gate as staff_gate
 from app.platform.support import api as support_api
+from app.platform.suppression import internal as suppression_internal
 from app.platform.template import api as template_api
 from app.platform.tenant import api as tenant_api
 from app.platform.twofactor import api as twofactor_api
+from app.platform.usage import internal as usage_internal
+from app.platform.usage import internal_calls as usage_calls
 from app.platform.webhook import v1 as webhook
 from herald.systems import PLATFORM
 
 BLUEPRINTS = (account.bp, message.bp, request_logs.bp, sender.bp, device.bp, receipt.bp, webhook.bp)
 # Internal routes for the other systems (service credential).
-INTERNAL = (api_key_internal.bp, datacenter_asn_internal.bp)
+INTERNAL = (api_key_internal.bp, datacenter_asn_internal.bp, message_internal.bp, suppression_internal.bp,
+            usage_internal.bp, usage_calls.bp)
 # The dashboard surface (/api, docs/dashboard.md), behind session_gate.
 DASHBOARD = (session_api.bp, twofactor_api.bp, password_api.bp, passkey_api.bp, me_api.bp)
 # Accounts on the dashboard (docs/accounts.md).
