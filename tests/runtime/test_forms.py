@@ -121,6 +121,23 @@ async def test_the_cross_origin_form_route_admits_only_the_accounts_verified_dom
     assert (await web.options(f"/f/frm_{'ab' * 12}", headers={"Origin": origin})).status_code == 404
 
 
+async def test_any_verified_domain_of_the_account_is_an_origin_even_without_pages(pages, web, site,  # noqa: F811
+                                                                                   dns_server):  # noqa: F811
+    form, _ = await form_page(pages, site)
+    host = f"shop-{site.host}"
+    domain = (await pages.post("/v1/dominios", headers=site.headers, json={"Name": host})).json()["Dominio"]
+    unverified = await web.options(f"/f/{form['Id']}", headers={"Origin": f"https://{host}"})
+    assert unverified.status_code == 403
+    dns_server.publish(domain["Record"]["Name"], "TXT", domain["Record"]["Value"])
+    assert (await pages.post(f"/v1/dominios/{domain['Id']}/verificar", headers=site.headers)).status_code == 200
+    # The runtime keeps a form's answer (its account's domains included) for up to 30 s.
+    deadline = time.monotonic() + 40
+    while (answer := await web.options(f"/f/{form['Id']}", headers={"Origin": f"https://{host}"})).status_code != 204:
+        assert time.monotonic() < deadline, answer.text
+        await asyncio.sleep(0.5)
+    assert answer.headers["access-control-allow-origin"] == f"https://{host}"
+
+
 async def test_keyed_submissions_and_leads_take_the_account_from_the_key(pages, web, site, make_account):  # noqa: F811
     form, _ = await form_page(pages, site, consent=False)
     key = {"Authorization": f"Bearer {site.key}"}

@@ -93,6 +93,12 @@ async def tls_authorized(conn: BaseDBAsyncClient, host: str) -> bool:
     return await CustomDomain.filter(name=host, status=DomainStatus.VERIFIED.value).using_db(conn).exists()
 
 
+async def verified_names(conn: BaseDBAsyncClient, tenant: str) -> list[str]:
+    """The account's verified custom domains, by name."""
+    return sorted(await CustomDomain.filter(tenant_id=tenant, status=DomainStatus.VERIFIED.value).using_db(conn)
+                  .values_list("name", flat=True))
+
+
 async def verified_tenants(conn: BaseDBAsyncClient, host: str) -> list[str]:
     return list(await CustomDomain.filter(name=host, status=DomainStatus.VERIFIED.value).using_db(conn)
                 .values_list("tenant_id", flat=True))

@@ -12,8 +12,9 @@ FORM_SHAPE = shape(Id=STRING, Name=STRING, Fields={"type": "array", "items": {"t
 FORM = reply_of(Formulario=FORM_SHAPE)
 FORMS = reply_of(Formularios={"type": "array", "items": FORM_SHAPE}, NextCursor=NULLABLE_STRING,
                  HasMore={"type": "boolean"})
-INTERNAL_FORM = reply_of(Formulario=dict(FORM_SHAPE, required=FORM_SHAPE["required"] + ["TenantId"],
-                                         properties={**FORM_SHAPE["properties"], "TenantId": STRING}))
+INTERNAL_FORM = reply_of(Formulario=dict(FORM_SHAPE, required=FORM_SHAPE["required"] + ["TenantId", "Dominios"],
+                                         properties={**FORM_SHAPE["properties"], "TenantId": STRING,
+                                                     "Dominios": {"type": "array", "items": STRING}}))
 
 
 def form_view(form: Form) -> dict:
@@ -23,5 +24,7 @@ def form_view(form: Form) -> dict:
             "CreatedAt": iso(form.created_at)}
 
 
-def internal_form_view(form: Form) -> dict:
-    return {**form_view(form), "TenantId": form.tenant_id}
+def internal_form_view(form: Form, domains: list[str]) -> dict:
+    """The form for the runtime: its account, and that account's verified custom domains (the
+    origins its cross-origin form route accepts)."""
+    return {**form_view(form), "TenantId": form.tenant_id, "Dominios": domains}

@@ -150,7 +150,10 @@ async def experiment_events(request: Request, page_id: str) -> HTTPResponse:
 @bp.get("/formularios/<form_id:id>", ctx_auth="service", ctx_responses=answers({200: INTERNAL_FORM}))
 async def internal_form(request: Request, form_id: str) -> HTTPResponse:
     """A form by id, with the account it belongs to."""
-    return reply(request, {"Formulario": internal_form_view(await forms.find(db.connection(), None, form_id))})
+    conn = db.connection()
+    form = await forms.find(conn, None, form_id)
+    verified = await domains.verified_names(conn, form.tenant_id)
+    return reply(request, {"Formulario": internal_form_view(form, verified)})
 
 
 @bp.get("/redirects", ctx_auth="service", ctx_query=("dominio", "slug"), ctx_responses=answers({200: RESOLVED}))
