@@ -21,7 +21,7 @@ from app.http.openapi import answers
 from app.http.query import int_param
 from app.http.responses import reply
 from app.platform import db
-from app.platform.message import compose, service, views
+from app.platform.message import compose, reads, service, views
 from app.platform.message.schemas import ComposeSend
 from app.platform.message.service import Item, body_hash
 from app.platform.message.v1 import MAX_SEND_BYTES, header_idempotency_key
@@ -43,17 +43,17 @@ async def list_messages(request: Request) -> HTTPResponse:
     access = gate.tenant(request)
     limit = int_param(request, "limit", default=DEFAULT_LIMIT, low=1, high=MAX_LIMIT)
     channel, status = request.args.get("channel") or None, request.args.get("status") or None
-    service.check_filters(channel, status)
+    reads.check_filters(channel, status)
     secret = request.app.ctx.settings.require_secret_key()
     conn = db.connection()
     before = None
     cursor = request.args.get("cursor")
     if cursor:
         anchor = open_cursor(cursor, secret_key=secret, audience=_audience(access.tenant_id))
-        before = await service.message_pk_of(conn, access.tenant_pk, str(anchor))
+        before = await reads.message_pk_of(conn, access.tenant_pk, str(anchor))
         if before is None:
             raise errors.InvalidCursor()
-    rows, more = await service.list_messages(conn, access.tenant_pk, limit=limit, before_pk=before, channel=channel,
+    rows, more = await reads.list_messages(conn, access.tenant_pk, limit=limit, before_pk=before, channel=channel,
                                              status=status, search=request.args.get("q"))
     next_cursor = sign_cursor(rows[-1].public_id, secret_key=secret,
                               audience=_audience(access.tenant_id)) if more else None
@@ -64,7 +64,7 @@ async def list_messages(request: Request) -> HTTPResponse:
 @bp.get("/<message_id:id>", ctx_auth="session", ctx_tenant="header", ctx_errors=(403,),
         ctx_responses=answers({200: views.MESSAGE}))
 async def get_message(request: Request, message_id: str) -> HTTPResponse:
-    message, events = await service.message_with_timeline(db.connection(), gate.tenant(request).tenant_pk, message_id)
+    message, events = await reads.message_with_timeline(db.connection(), gate.tenant(request).tenant_pk, message_id)
     return reply(request, {"Message": views.dashboard_detail(message), "Events": views.timeline(message, events)})
 
 

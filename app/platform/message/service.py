@@ -1,4 +1,4 @@
-"""Messages: accepting them (the one write behind every send route), and reading them back.
+"""Messages: accepting them (the one write behind every send route); reads.py reads them back.
 
 Accepting: for each item of a request, its idempotency record (claimed with INSERT ... ON CONFLICT,
 so concurrent identical requests serialise on it and exactly one creates messages), its messages
@@ -10,9 +10,6 @@ one statement is atomic on its own. Delivery is the workers' business.
 Idempotency records belong to the key's mode: a live send never replays a test one. Within one
 request a key names one item: a later item repeating an earlier item's key gets its own error.
 
-Reading: every query filters on the caller's tenant, the key's mode and the e-mail channel:
-another tenant's message, a message of the other mode or an SMS answers 404 exactly like a
-missing one.
 """
 
 from __future__ import annotations
@@ -25,20 +22,18 @@ from typing import Any
 
 import orjson
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.expressions import Q
 
 from app.http import errors
-from app.http.paging import OffsetPage, Page
 from app.platform.api_key.principal import Principal
 from app.platform.blocklist import service as blocklist
+from app.platform.template import service as templates
 from herald.actors import Actor
 from models.outbox import insert_sql
-from app.platform.template import service as templates
 from models.platform.domain import UNREACHABLE_RECHECK_SECONDS, SenderState, sender_domain_state
 from models.platform.events import fanout_sql, message_data_sql
 from models.platform.blocklist import candidates
 from models.platform.idempotency import WINDOW_HOURS
-from models.platform.message import Message, MessageEvent, MessageStatus, new_message_id
+from models.platform.message import MessageStatus, new_message_id
 from models.platform.report import rollup_sql
 from models.platform.usage import period_of, totals, upsert_sql
 
@@ -355,104 +350,6 @@ async def accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, op
     if new_rows:
         await _write(conn, principal, channel, period, new_rows, claimed, operation)
     return outcomes
-
-
-# --- reading ---------------------------------------------------------------------------------------
-
-async def list_emails(conn: BaseDBAsyncClient, principal: Principal, page: OffsetPage, *, status: str | None,
-                      search: str | None) -> Page[Message]:
-    """The account's e-mail messages of the key's mode, newest first; ``search`` in recipient or subject."""
-    query = Message.filter(tenant_id=principal.tenant_pk, mode=principal.mode, channel="email").using_db(conn)
-    if status is not None:
-        if status not in STATUSES:
-            raise errors.Unprocessable(f"status must be one of {', '.join(STATUSES)}.",
-                                       details={"status": f"one of {', '.join(STATUSES)}"})
-        query = query.filter(status=status)
-    if search:
-        # Tortoise escapes % and _ in contains-filters: they match themselves, never as wildcards.
-        query = query.filter(Q(recipient__icontains=search) | Q(subject__icontains=search))
-    return await page.fetch(query.order_by("-id"))
-
-
-async def email_with_timeline(conn: BaseDBAsyncClient, principal: Principal,
-                              message_id: str) -> tuple[Message, list[MessageEvent]]:
-    message = await Message.get_or_none(public_id=message_id, tenant_id=principal.tenant_pk, mode=principal.mode,
-                                        channel="email", using_db=conn)
-    if message is None:
-        raise errors.NotFound("No e-mail message with this id.")
-    events = await MessageEvent.filter(message_id=message.id).using_db(conn).order_by("id")
-    return message, events
-
-
-# --- the dashboard: every channel of the account, and its composer -----------------------------------
-
-CHANNELS = ("email", "sms", "push", "whatsapp")
-MODES = ("live", "test")
-_LIST_COLUMNS = ("id, public_id, tenant_id, channel, status, mode, api_key_id, recipient, recipient_role, sender, "
-                 "subject, content, tags, idempotency_key, template, provider, provider_message_id, attempts, "
-                 "lease_until, next_attempt_at, failure_reason, created_at, updated_at")
-
-
-def like_pattern(term: str) -> str:
-    """``%term%`` with ``\\``, ``%`` and ``_`` escaped: they match themselves."""
-    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
-def check_filters(channel: str | None, status: str | None) -> None:
-    if channel is not None and channel not in CHANNELS:
-        raise errors.Unprocessable(f"channel must be one of {', '.join(CHANNELS)}.",
-                                   details={"channel": f"one of {', '.join(CHANNELS)}"})
-    if status is not None and status not in STATUSES:
-        raise errors.Unprocessable(f"status must be one of {', '.join(STATUSES)}.",
-                                   details={"status": f"one of {', '.join(STATUSES)}"})
-
-
-async def message_pk_of(conn: BaseDBAsyncClient, tenant_pk: int, message_id: str) -> int | None:
-    rows = await conn.execute_query_dict("SELECT id FROM messages WHERE public_id = $1 AND tenant_id = $2",
-                                         [message_id, tenant_pk])
-    return rows[0]["id"] if rows else None
-
-
-async def list_messages(conn: BaseDBAsyncClient, tenant_pk: int, *, limit: int, before_pk: int | None,
-                        channel: str | None, status: str | None, search: str | None) -> tuple[list[Message], bool]:
-    """The account's messages of every channel and both modes, newest first, after ``before_pk``.
-
-    One branch per (mode, channel), each an index range newest first on ``messages (tenant_id,
-    mode, channel, id)`` (or ``(tenant_id, mode, channel, status, id)`` with ``status``) that stops
-    after ``limit + 1`` rows, merged by id: the first page reads at most 8 x (limit + 1) index
-    entries whatever the account's size, with no index of its own to maintain on every send. ``q``
-    filters on the expressions the trigram indexes cover (migration 0008)."""
-    check_filters(channel, status)
-    params: list[Any] = [tenant_pk, limit + 1]
-    where = ["tenant_id = $1"]
-    if status is not None:
-        params.append(status)
-        where.append(f"status = ${len(params)}")
-    if before_pk is not None:
-        params.append(before_pk)
-        where.append(f"id < ${len(params)}")
-    if search:
-        params.append(like_pattern(search))
-        where.append(f"(UPPER(CAST(recipient AS VARCHAR)) LIKE UPPER(${len(params)}) ESCAPE '\\' "
-                     f"OR UPPER(CAST(subject AS VARCHAR)) LIKE UPPER(${len(params)}) ESCAPE '\\')")
-    condition = " AND ".join(where)
-    branches = [f"(SELECT {_LIST_COLUMNS} FROM messages WHERE {condition} AND mode = '{mode}' "
-                f"AND channel = '{name}' ORDER BY id DESC LIMIT $2)"
-                for mode in MODES for name in ((channel,) if channel else CHANNELS)]
-    rows = await conn.execute_query_dict(
-        f"SELECT * FROM ({' UNION ALL '.join(branches)}) AS page ORDER BY id DESC LIMIT $2", params)
-    messages = [Message._init_from_db(**row) for row in rows]
-    return messages[:limit], len(messages) > limit
-
-
-async def message_with_timeline(conn: BaseDBAsyncClient, tenant_pk: int,
-                                message_id: str) -> tuple[Message, list[MessageEvent]]:
-    """Any message of the account (any channel, either mode); another account's is the same 404."""
-    message = await Message.get_or_none(public_id=message_id, tenant_id=tenant_pk, using_db=conn)
-    if message is None:
-        raise errors.NotFound("No message with this id.")
-    events = await MessageEvent.filter(message_id=message.id).using_db(conn).order_by("id")
-    return message, events
 
 
 async def account_principal(conn: BaseDBAsyncClient, tenant_pk: int) -> Principal:

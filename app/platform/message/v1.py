@@ -22,7 +22,7 @@ from app.http.openapi import answers
 from app.platform import db
 from app.platform.api_key.gate import principal_of
 from app.platform.api_key.principal import Principal
-from app.platform.message import service, views
+from app.platform.message import reads, service, views
 from app.platform.message.schemas import (IDEMPOTENCY_KEY, EmailBatch, EmailSend, PushSend, SmsSend, WhatsappSend,
                                           sender_address)
 from app.platform.message.service import Draft, Item, Outcome, body_hash
@@ -180,7 +180,7 @@ async def send_whatsapp(request: Request) -> HTTPResponse:
          ctx_responses=answers({200: views.EMAILS}))
 async def list_emails(request: Request) -> HTTPResponse:
     page = OffsetPage.of(request, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
-    found = await service.list_emails(db.connection(), principal_of(request), page,
+    found = await reads.list_emails(db.connection(), principal_of(request), page,
                                       status=request.args.get("status"), search=request.args.get("q"))
     return reply(request, {"Messages": [views.summary(row) for row in found.items], "NextCursor": found.next_cursor,
                            "HasMore": found.has_more})
@@ -188,5 +188,5 @@ async def list_emails(request: Request) -> HTTPResponse:
 
 @bp.get("/emails/<message_id:id>", ctx_scope="email:read", ctx_responses=answers({200: views.EMAIL}))
 async def get_email(request: Request, message_id: str) -> HTTPResponse:
-    message, events = await service.email_with_timeline(db.connection(), principal_of(request), message_id)
+    message, events = await reads.email_with_timeline(db.connection(), principal_of(request), message_id)
     return reply(request, {"Message": views.detail(message), "Events": views.timeline(message, events)})
