@@ -1,8 +1,8 @@
 """The one way a Herald HTTP system is built: ``build_app(system, blueprints, readiness)``.
 
 Every system gets the same plumbing: request ids, the error envelope, query allowlists,
-metrics, health and meta routes, its OpenAPI document and reference (app/http/openapi.py), its own
-Tortoise connection and a Redis client; the path-parameter types of ids (``<message_id:id>``); and
+metrics (an edge route gets only these: app/http/edge.py), health and meta routes, its OpenAPI
+document and reference (app/http/openapi.py), its own Tortoise connection and a Redis client; the path-parameter types of ids (``<message_id:id>``); and
 HEAD on every GET route (RFC 9110 9.3.2), which Sanic does not add by itself.
 """
 
@@ -17,7 +17,7 @@ from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.router import Router
 from tortoise.contrib.sanic import register_tortoise
 
-from app.http import errors, metrics
+from app.http import edge, errors, metrics
 from app.http.envelope import handle_exception
 from app.http.health import Readiness, meta_blueprint
 from app.http.openapi import PATH_TYPES, openapi_blueprint
@@ -73,6 +73,28 @@ class HeadRouter(Router):
         return super().add(uri, methods, handler, *args, **kwargs)
 
 
+def begin(request: Request) -> None:
+    metrics.start_timer(request)
+    request_id(request)
+
+
+def allowlist(request: Request) -> None:
+    check_query(request)
+    if "%00" in request.query_string:  # PostgreSQL's text cannot hold a NUL: refused before any query
+        raise errors.ValidationError("A query parameter holds a NUL character (%00).",
+                                     details={"query": "holds a NUL character"})
+
+
+def begin_edge(request: Request) -> None:
+    begin(request)
+    allowlist(request)
+
+
+def finish(request: Request, response: HTTPResponse) -> None:
+    response.headers[HEADER] = request_id(request)
+    metrics.observe(request, response)
+
+
 def build_app(
     system: System,
     blueprints: Iterable[Blueprint] = (),
@@ -119,23 +141,15 @@ def build_app(
         await app.ctx.redis.aclose()
 
     # Request middleware runs by priority (highest first): bookkeeping, then each system's own
-    # gates (authentication sits at 50), then the query allowlist.
-    @app.on_request(priority=100)
-    async def begin(request: Request) -> None:
-        metrics.start_timer(request)
-        request_id(request)
+    # gates (authentication sits at 50), then the query allowlist. Plain functions: nothing here
+    # waits, and Sanic calls them without making a coroutine each time.
+    app.on_request(begin, priority=100)
+    app.on_request(allowlist, priority=10)
+    app.on_response(finish, priority=100)
 
-    @app.on_request(priority=10)
-    async def allowlist(request: Request) -> None:
-        check_query(request)
-        if "%00" in request.query_string:  # PostgreSQL's text cannot hold a NUL: refused before any query
-            raise errors.ValidationError("A query parameter holds a NUL character (%00).",
-                                         details={"query": "holds a NUL character"})
-
-    @app.on_response(priority=100)
-    async def finish(request: Request, response: HTTPResponse) -> None:
-        response.headers[HEADER] = request_id(request)
-        metrics.observe(request, response)
+    @app.before_server_start
+    async def trim_edge_routes(app: Sanic) -> None:  # after Sanic has computed each route's middleware
+        edge.trim(app, begin_edge, finish)
 
     app.error_handler.add(Exception, handle_exception)
     app.blueprint(meta_blueprint(readiness))

@@ -27,14 +27,28 @@ def start_timer(request: Request) -> None:
     request.ctx.started_at = time.perf_counter()
 
 
+# The labelled children, by (system, method, route name, status): ``labels()`` builds and locks on
+# every call, and these are looked up on every request. Bounded like the labels themselves.
+_children: dict[tuple, tuple] = {}
+
+
+def _series(request: Request, status: int) -> tuple:
+    key = (request.app.config.HERALD_SYSTEM, request.method, request.route.name if request.route else None, status)
+    series = _children.get(key)
+    if series is None:
+        # Label by route pattern, never by raw path, so label cardinality stays bounded.
+        route = "/" + request.route.path.lstrip("/") if request.route is not None else "unmatched"
+        series = _children[key] = (REQUESTS.labels(key[0], key[1], route, str(status)),
+                                   LATENCY.labels(key[0], key[1], route))
+    return series
+
+
 def observe(request: Request, response: HTTPResponse) -> None:
     started = getattr(request.ctx, "started_at", None)
-    # Label by route pattern, never by raw path, so label cardinality stays bounded.
-    route = "/" + request.route.path.lstrip("/") if request.route is not None else "unmatched"
-    system = request.app.config.HERALD_SYSTEM
-    REQUESTS.labels(system, request.method, route, str(response.status)).inc()
+    count, latency = _series(request, response.status)
+    count.inc()
     if started is not None:
-        LATENCY.labels(system, request.method, route).observe(time.perf_counter() - started)
+        latency.observe(time.perf_counter() - started)
 
 
 def exposition() -> HTTPResponse:

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-import secrets
+import itertools
+import os
 
 from sanic import Request
 
 HEADER = "X-Request-Id"
+
+# Unique, not secret: a random prefix per process and a counter (no system call per request). A
+# forked worker draws its own prefix (os.register_at_fork), so two workers never share one.
+_prefix = os.urandom(4).hex()
+_counter = itertools.count(int.from_bytes(os.urandom(8), "big"))
+
+
+def _new_prefix() -> None:
+    global _prefix
+    _prefix = os.urandom(4).hex()
+
+
+os.register_at_fork(after_in_child=_new_prefix)
 
 
 def request_id(request: Request) -> str:
     """The request's id, made on first use (an error raised during routing still gets one)."""
     value = getattr(request.ctx, "request_id", None)
     if value is None:
-        value = "req_" + secrets.token_hex(12)
+        value = f"req_{_prefix}{next(_counter) & 0xFFFFFFFFFFFFFFFF:016x}"
         request.ctx.request_id = value
     return value

@@ -140,6 +140,41 @@ async def test_a_full_backlog_is_dropped_and_counted_never_an_error(redis, accou
     await away.aclose()
 
 
+async def test_entries_arriving_together_share_one_call_and_each_gets_its_own_outcome(redis, account, runtime):
+    import asyncio
+
+    pixel = await make_pixel(runtime, account)
+    credential = open_credential(pixel["Credential"])
+    stream = "{runtime-collect}:test-group"
+    await redis.delete(stream)
+    publisher = Publisher(redis, caps={stream: 30}, maxlens={stream: 100})
+    calls = int((await redis.info("commandstats")).get("cmdstat_evalsha", {}).get("calls", 0))
+    # 40 at once, under a cap of 30 and with 5 from one address limited to 3 a minute: one call
+    # judges each entry on its own.
+    outcomes = await asyncio.gather(
+        *(publisher.publish(stream, credential, {"n": n}) for n in range(35)),
+        *(publisher.publish(stream, credential, {"n": 100 + n}, address="203.0.113.9", per_address=3)
+          for n in range(5)))
+    assert outcomes[:30] == ["accepted"] * 30 and outcomes[30:35] == [FULL] * 5
+    assert outcomes[35:] == [FULL] * 3 + ["throttled"] * 2
+    assert [json.loads(fields[b"e"])["n"] for _, fields in await redis.xrange(stream)] == list(range(30))
+    assert int((await redis.info("commandstats"))["cmdstat_evalsha"]["calls"]) - calls <= Publisher.IN_FLIGHT
+
+
+async def test_edge_routes_keep_the_request_id_metrics_and_query_allowlist(runtime, account):
+    pixel = await make_pixel(runtime, account)
+    answer = await runtime.post("/collect", params={"k": pixel["Credential"], "debug": "1"},
+                                json=visit("https://shop.example.com/", {"Type": "pageview"}))
+    assert answer.status_code == 422 and "debug" in answer.json()["Error"]["Details"]
+    assert answer.headers["x-request-id"] == answer.json()["RequestId"]
+    taken = await runtime.post("/collect", params={"k": pixel["Credential"]},
+                               json=visit("https://shop.example.com/", {"Type": "pageview"}))
+    assert taken.status_code == 204 and taken.headers["x-request-id"].startswith("req_")
+    assert taken.headers["x-request-id"] != answer.headers["x-request-id"]
+    metrics = (await runtime.get("/metrics")).text
+    assert 'route="/collect",status="204"' in metrics and 'route="/collect",status="422"' in metrics
+
+
 async def test_collect_answers_204_when_redis_is_down(start_server, account, runtime):
     pixel = await make_pixel(runtime, account)
     down = start_server("runtime", REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")

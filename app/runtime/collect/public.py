@@ -72,8 +72,8 @@ def _cors(request: Request) -> dict[str, str]:
 def _limit(request: Request) -> dict:
     """The per-address ceiling (``RUNTIME_COLLECT_PER_ADDRESS`` batches a minute; 0: off), counted in
     the same Lua call that publishes: one round trip."""
-    return {"address": request.remote_addr or request.ip or "",
-            "per_address": request.app.ctx.settings.runtime_collect_per_address}
+    per_address = request.app.ctx.settings.runtime_collect_per_address
+    return {"address": request.remote_addr or request.ip or "", "per_address": per_address} if per_address else {}
 
 
 def _throttled(request: Request, outcome: str) -> None:
@@ -87,19 +87,19 @@ def _credential(request: Request):
     return service.open_for(request.args.get("k"), request.headers.get("origin"))
 
 
-@bp.get("/pixel.js", ctx_responses=SCRIPT_ANSWERS)
+@bp.get("/pixel.js", ctx_edge=True, ctx_responses=SCRIPT_ANSWERS)
 async def pixel_script(request: Request) -> HTTPResponse:
     """The tracking script (the credential travels in its ?k= or data-credential)."""
     return PIXEL_JS.answer(request)
 
 
-@bp.get("/pixel/rrweb.min.js", ctx_responses=SCRIPT_ANSWERS)
+@bp.get("/pixel/rrweb.min.js", ctx_edge=True, ctx_responses=SCRIPT_ANSWERS)
 async def recorder_script(request: Request) -> HTTPResponse:
     """rrweb 2 (MIT), the session recorder pixel.js loads when the pixel records replays."""
     return RECORDER.answer(request)
 
 
-@bp.post("/collect", ctx_query=("k",), ctx_body=CollectBatch, ctx_errors=POST_ERRORS, ctx_responses=POST_ANSWERS)
+@bp.post("/collect", ctx_edge=True, ctx_query=("k",), ctx_body=CollectBatch, ctx_errors=POST_ERRORS, ctx_responses=POST_ANSWERS)
 async def collect(request: Request) -> HTTPResponse:
     """Page views, clicks, scroll depth and custom events of one visitor session; 204 once taken."""
     credential = _credential(request)
@@ -114,7 +114,7 @@ async def collect(request: Request) -> HTTPResponse:
     return HTTPResponse(status=204, headers=_cors(request))
 
 
-@bp.post("/replay", ctx_query=("k",), ctx_body=Schema(REPLAY_SCHEMA), ctx_errors=POST_ERRORS,
+@bp.post("/replay", ctx_edge=True, ctx_query=("k",), ctx_body=Schema(REPLAY_SCHEMA), ctx_errors=POST_ERRORS,
          ctx_responses=POST_ANSWERS)
 async def replay(request: Request) -> HTTPResponse:
     """A batch of session-replay events (rrweb) of one visitor session; 204 once taken."""
@@ -138,11 +138,11 @@ def _preflight(request: Request) -> HTTPResponse:
         "Access-Control-Max-Age": str(PREFLIGHT_MAX_AGE)})
 
 
-@bp.options("/collect", ctx_query=("k",))
+@bp.options("/collect", ctx_edge=True, ctx_query=("k",))
 async def collect_preflight(request: Request) -> HTTPResponse:
     return _preflight(request)
 
 
-@bp.options("/replay", ctx_query=("k",))
+@bp.options("/replay", ctx_edge=True, ctx_query=("k",))
 async def replay_preflight(request: Request) -> HTTPResponse:
     return _preflight(request)

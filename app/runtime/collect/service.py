@@ -1,22 +1,24 @@
 """The rules of the collection edge: open the credential, check the site, normalize, publish.
 
-Never the database. Publishing is one Lua script on Redis (one round trip): it refuses a credential
-whose key version is no longer the pixel's (the mirror of app/runtime/pixel/mirror.py), refuses new
-entries while the stream's unconsumed backlog is at its cap (counted in the ``DROPPED`` hash), and
-otherwise ``XADD``s with ``MAXLEN ~`` as a backstop. Redis unreachable: the batch is dropped and
+Never the database. Publishing is one Lua script on Redis (one round trip, shared by the requests
+that arrive together): it refuses a credential whose key version is no longer the pixel's (the mirror
+of app/runtime/pixel/mirror.py), refuses new entries while the stream's unconsumed backlog is at its
+cap (counted in the ``DROPPED`` hash), and otherwise ``XADD``s with ``MAXLEN ~`` as a backstop. Redis unreachable: the batch is dropped and
 counted in this process (``herald_runtime_dropped_total``); the client still gets its 204, because a
 visitor's browser can do nothing useful with an error.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
+import orjson
 import redis.asyncio as aioredis
 from prometheus_client import Counter
 
@@ -34,30 +36,50 @@ DROPPED_TOTAL = Counter("herald_runtime_dropped_total", "Collected batches dropp
 
 COUNTRY_HEADERS = ("cf-ipcountry", "cloudfront-viewer-country", "x-vercel-ip-country", "x-country-code")
 
-# KEYS: stream, pixel versions, dropped counters; ARGV: pixel, version, needs replay, cap, maxlen, entry
+# One call publishes a batch of entries of one stream, each judged on its own.
+# KEYS: stream, pixel versions, dropped counters, then each entry's address counter.
+# ARGV: backlog cap, maxlen, address window ms, then five per entry: pixel, key version, needs replay
+# ("1"/"0"), per-address limit (0: none), the entry. Returns one outcome per entry: 1 published,
+# 0 backlog full, -1 refused credential, -2 address over its limit.
 PUBLISH_LUA = """
-if tonumber(ARGV[7]) > 0 then
-  local used = redis.call('INCR', KEYS[4])
-  if used == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[8]) end
-  if used > tonumber(ARGV[7]) then return -2 end
+local cap, maxlen, window = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+local length = redis.call('XLEN', KEYS[1])
+local outcomes = {}
+for i = 1, #KEYS - 3 do
+  local a = 4 + (i - 1) * 5
+  local outcome = 1
+  local limit = tonumber(ARGV[a + 3])
+  if limit > 0 then
+    local used = redis.call('INCR', KEYS[3 + i])
+    if used == 1 then redis.call('PEXPIRE', KEYS[3 + i], window) end
+    if used > limit then outcome = -2 end
+  end
+  if outcome == 1 then
+    local mark = redis.call('HGET', KEYS[2], ARGV[a])
+    if mark then
+      local sep = string.find(mark, ':', 1, true)
+      if not sep or string.sub(mark, 1, sep - 1) ~= ARGV[a + 1] then outcome = -1
+      elseif ARGV[a + 2] == '1' and string.sub(mark, sep + 1) ~= 'r' then outcome = -1 end
+    end
+  end
+  if outcome == 1 then
+    if length >= cap then
+      redis.call('HINCRBY', KEYS[3], 'backlog_full:' .. KEYS[1], 1)
+      outcome = 0
+    else
+      redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', '""" + FIELD + """', ARGV[a + 4])
+      length = length + 1
+    end
+  end
+  outcomes[i] = outcome
 end
-local mark = redis.call('HGET', KEYS[2], ARGV[1])
-if mark then
-  local sep = string.find(mark, ':', 1, true)
-  if not sep or string.sub(mark, 1, sep - 1) ~= ARGV[2] then return -1 end
-  if ARGV[3] == '1' and string.sub(mark, sep + 1) ~= 'r' then return -1 end
-end
-if redis.call('XLEN', KEYS[1]) >= tonumber(ARGV[4]) then
-  redis.call('HINCRBY', KEYS[3], 'backlog_full:' .. KEYS[1], 1)
-  return 0
-end
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[5], '*', '""" + FIELD + """', ARGV[6])
-return 1
+return outcomes
 """
 
 ACCEPTED, REFUSED, FULL, UNAVAILABLE, THROTTLED = "accepted", "refused", "backlog_full", "redis_unavailable", "throttled"
 # The per-address window of /collect and /replay (batches per client address, one INCR in the publish script).
 ADDRESS_WINDOW_MS = 60_000
+NO_ADDRESS = "{runtime-collect}:addr:-"  # the key of an entry counted against no address (never touched)
 ASN_HEADER = "x-client-asn"
 
 
@@ -143,7 +165,16 @@ def replay_entry(body: dict[str, Any], credential: Credential) -> dict[str, Any]
 
 class Publisher:
     """Publishes entries with the script above; made once per process on its Redis client (the caps
-    default to models/runtime/stream.py's)."""
+    default to models/runtime/stream.py's).
+
+    Requests arriving together share one script call (group commit): each caller waits for its own
+    entry's outcome, so a 204 still means the entry is in the stream. The entries of one turn of the
+    event loop go out together; while ``IN_FLIGHT`` calls are out, what arrives waits for the next
+    one, so under load a call carries many entries and the round trip and the client library's work
+    are paid once for all of them, while a lone request is sent at once."""
+
+    BATCH = 256
+    IN_FLIGHT = 2
 
     def __init__(self, redis: aioredis.Redis, *, caps: dict[str, int] | None = None,
                  maxlens: dict[str, int] | None = None) -> None:
@@ -151,25 +182,82 @@ class Publisher:
         self.caps = caps or BACKLOG_CAP
         self.maxlens = maxlens or MAXLEN
         self.script = redis.register_script(PUBLISH_LUA)
+        self._waiting: list[_Waiting] = []
+        self._scheduled = False
+        self._senders: set[asyncio.Task] = set()
 
     async def publish(self, stream: str, credential: Credential, entry: dict[str, Any], *,
                       replay: bool = False, address: str = "", per_address: int = 0) -> str:
-        # A lone surrogate (valid JSON, not UTF-8) becomes "?": nothing unwritable reaches the stream.
-        payload = json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace")
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._waiting.append(_Waiting(stream, address, [credential.pixel_id, str(credential.version),
+                                                        "1" if replay else "0", per_address if address else 0,
+                                                        _encode(entry)], future))
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._send_waiting)  # after the other requests read in this turn
+        return await future
+
+    def _send_waiting(self) -> None:
+        self._scheduled = False
+        while self._waiting and len(self._senders) < self.IN_FLIGHT:
+            taken, self._waiting = self._waiting[:self.BATCH], self._waiting[self.BATCH:]
+            sender = asyncio.get_running_loop().create_task(self._send_taken(taken))
+            self._senders.add(sender)
+
+    async def _send_taken(self, taken: list[_Waiting]) -> None:
         try:
-            outcome = await self.script(keys=[stream, PIXEL_VERSIONS, DROPPED, address_key(address)],
-                                        args=[credential.pixel_id, str(credential.version), "1" if replay else "0",
-                                              self.caps[stream], self.maxlens[stream], payload,
-                                              per_address if address else 0, ADDRESS_WINDOW_MS])
+            for stream in dict.fromkeys(waiting.stream for waiting in taken):
+                await self._send(stream, [waiting for waiting in taken if waiting.stream == stream])
+        finally:
+            self._senders.discard(asyncio.current_task())
+            self._send_waiting()
+
+    async def _send(self, stream: str, batch: list[_Waiting]) -> None:
+        now_ms = int(time.time() * 1000)
+        keys = [stream, PIXEL_VERSIONS, DROPPED, *(address_key(waiting.address, now_ms) if waiting.args[3] else NO_ADDRESS
+                                                   for waiting in batch)]
+        args = [self.caps[stream], self.maxlens[stream], ADDRESS_WINDOW_MS]
+        for waiting in batch:
+            args += waiting.args
+        try:
+            outcomes = await self.script(keys=keys, args=args)
         except (aioredis.RedisError, OSError) as error:
-            DROPPED_TOTAL.labels(stream, UNAVAILABLE).inc()
-            log.warning("collection: Redis unavailable, batch dropped (%s)", type(error).__name__)
-            return UNAVAILABLE
-        if int(outcome) == -2:
-            return THROTTLED
-        if int(outcome) < 0:
-            return REFUSED
-        if int(outcome) == 0:
-            DROPPED_TOTAL.labels(stream, FULL).inc()
-            return FULL
-        return ACCEPTED
+            DROPPED_TOTAL.labels(stream, UNAVAILABLE).inc(len(batch))
+            log.warning("collection: Redis unavailable, %d batches dropped (%s)", len(batch), type(error).__name__)
+            outcomes = [None] * len(batch)
+        except BaseException as error:  # never leave a request waiting for an answer that will not come
+            for waiting in batch:
+                if not waiting.future.done():
+                    waiting.future.set_exception(error)
+            raise
+        for waiting, outcome in zip(batch, outcomes):
+            if not waiting.future.done():  # the request may have been cancelled (its client went away)
+                waiting.future.set_result(_outcome(stream, outcome))
+
+
+class _Waiting(NamedTuple):
+    stream: str
+    address: str
+    args: list  # the entry's five script arguments
+    future: asyncio.Future
+
+
+def _encode(entry: dict[str, Any]) -> bytes:
+    try:
+        return orjson.dumps(entry)
+    except TypeError:  # a lone surrogate (valid JSON, not UTF-8) becomes "?": nothing unwritable reaches the stream
+        return json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace")
+
+
+def _outcome(stream: str, outcome: int | None) -> str:
+    if outcome is None:
+        return UNAVAILABLE
+    if outcome == -2:
+        return THROTTLED
+    if outcome < 0:
+        return REFUSED
+    if outcome == 0:
+        DROPPED_TOTAL.labels(stream, FULL).inc()
+        return FULL
+    return ACCEPTED

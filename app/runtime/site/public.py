@@ -161,14 +161,14 @@ def install(app) -> None:
         return await serve_page(request, INDEX_SLUG)
 
 
-@bp.get("/<slug:slug>", ctx_query=PAGE_QUERY, ctx_errors=PAGE_ERRORS,
+@bp.get("/<slug:slug>", ctx_edge=True, ctx_query=PAGE_QUERY, ctx_errors=PAGE_ERRORS,
         ctx_responses=answers({200: HTML, 302: REDIRECT, 404: HTML}))
 async def page(request: Request, slug: str) -> HTTPResponse:
     """A published page of the request's host (or a 302 to its routing destination)."""
     return await serve_page(request, slug)
 
 
-@bp.get("/r/<slug:slug>", ctx_query=PAGE_QUERY, ctx_errors=PAGE_ERRORS,
+@bp.get("/r/<slug:slug>", ctx_edge=True, ctx_query=PAGE_QUERY, ctx_errors=PAGE_ERRORS,
         ctx_responses=answers({301: REDIRECT, 302: REDIRECT, 307: REDIRECT, 308: REDIRECT, 404: HTML}))
 async def redirect(request: Request, slug: str) -> HTTPResponse:
     """A redirect of the request's host: to its target with its status code, the click counted."""
@@ -183,7 +183,7 @@ async def redirect(request: Request, slug: str) -> HTTPResponse:
     return HTTPResponse(status=status, headers={"Location": found["Target"], "Cache-Control": "no-store"})
 
 
-@bp.get("/robots.txt", ctx_responses=answers({200: Schema({"type": "string"}, "text/plain")}))
+@bp.get("/robots.txt", ctx_edge=True, ctx_responses=answers({200: Schema({"type": "string"}, "text/plain")}))
 async def robots(request: Request) -> HTTPResponse:
     """Allows indexing and names the sitemap of the request's host."""
     host = host_of(request) or "localhost"
@@ -191,7 +191,7 @@ async def robots(request: Request) -> HTTPResponse:
     return HTTPResponse(body, content_type="text/plain; charset=utf-8", headers={"Cache-Control": "public, max-age=300"})
 
 
-@bp.get("/sitemap.xml", ctx_errors=(503,), ctx_responses=answers({200: Schema({"type": "string"}, "application/xml")}))
+@bp.get("/sitemap.xml", ctx_edge=True, ctx_errors=(503,), ctx_responses=answers({200: Schema({"type": "string"}, "application/xml")}))
 async def sitemap(request: Request) -> HTTPResponse:
     """The published pages of the request's host (an empty urlset for a host with none; never drafts)."""
     host = host_of(request)
