@@ -3,7 +3,7 @@ writes for a one-recipient send (a message and its outbox row) in one transactio
 asyncpg on the same database. `sanic bench.floor:create_app --factory`.
 
 Its pool gives connections back without asyncpg's reset query, as every Herald HTTP system's does
-(app/http/factory.py, ``keep_session``): the floor does no work Herald was relieved of."""
+(models/__init__.py, ``keep_session``): the floor does no work Herald was relieved of."""
 
 from __future__ import annotations
 

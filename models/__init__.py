@@ -30,12 +30,22 @@ def tortoise_config(settings: Settings, systems: Iterable[str] | None = None, *,
     return {"connections": connections, "apps": apps, "use_tz": True, "timezone": "UTC"}
 
 
+async def keep_session(connection) -> None:
+    """The pool's reset of a connection given back: asyncpg has already rolled back a transaction
+    left open and dropped listeners; its reset query (``SELECT pg_advisory_unlock_all(); CLOSE ALL;
+    UNLISTEN *; RESET ALL``, a round trip on every release, one per query outside a transaction) is
+    left out, since no Herald process leaves session state behind: advisory locks are
+    transaction-scoped (``pg_advisory_xact_lock``), settings are ``SET LOCAL``, and nothing
+    LISTENs, opens a cursor WITH HOLD or makes a temporary table on a pooled connection."""
+
+
 def _credentials(url: str, pool_max: int) -> dict:
     from tortoise.backends.base.config_generator import expand_db_url
 
     credentials = expand_db_url(url)["credentials"]
     credentials.setdefault("minsize", 1)
     credentials["maxsize"] = pool_max
+    credentials["reset"] = keep_session  # for every pool: HTTP, workers, the consumer, the scheduler
     return credentials
 
 

@@ -47,15 +47,6 @@ def _matching(label: str, pattern: str):
     return cast
 
 
-async def keep_session(connection) -> None:
-    """The pool's reset of a connection given back: asyncpg has already rolled back a transaction
-    left open and dropped listeners; its reset query (``SELECT pg_advisory_unlock_all(); CLOSE ALL;
-    UNLISTEN *; RESET ALL``, a round trip on every release, one per query outside a transaction) is
-    left out, since no Herald system leaves session state behind: advisory locks are
-    transaction-scoped (``pg_advisory_xact_lock``), nothing LISTENs, SETs a session setting,
-    opens a cursor WITH HOLD or makes a temporary table on the HTTP pool."""
-
-
 class HeadRouter(Router):
     """Every route that answers GET answers HEAD as well: the same handler, gate and headers, the
     body left out by Sanic's HTTP layer (with the GET's Content-Length). Done where routes are
@@ -108,7 +99,6 @@ def build_app(
         settings.require_secret_key()
         settings.require_redis_url()
         orm_config = tortoise_config(settings, [system.name])
-        orm_config["connections"][system.name]["credentials"]["reset"] = keep_session
 
     configure_logging(settings)
     if settings.sentry_dsn:
