@@ -12,7 +12,8 @@ writes are unique per stream entry, so an entry written and then replayed counts
 
 After each commit the account's live events go to its history stream and pub/sub channel (the
 SSE of app/runtime/analytics/live.py). Every few seconds the streams are trimmed to what the group
-has acknowledged; every hour, raw events and replays past retention are deleted.
+has acknowledged; every hour, raw events and replays past retention are deleted and consumers idle
+for an hour with nothing pending are removed from the group.
 
 A batch that fails to write is retried entry by entry: an entry that fails alone with a data error
 is poison (kept in the dead stream, acknowledged, logged); a connection error means the database is
@@ -60,6 +61,7 @@ LIVE_TYPES = ("pageview", "click", "custom")
 DATACENTER = "hosting"
 ASN_REFRESH_SECONDS = 300.0
 ASN_RETRY_SECONDS = 15.0
+FORGET_IDLE_MS = 3_600_000  # a consumer of the group idle this long, with nothing pending, is removed
 
 
 def _text(value: Any) -> str:
@@ -334,7 +336,27 @@ class Consumer:
                     continue
             await self.redis.xtrim(stream, minid=floor, approximate=True)
 
+    async def forget_idle_consumers(self) -> list[str]:
+        """Remove from the group the consumers idle for FORGET_IDLE_MS that hold nothing pending (a
+        consumer that stopped or was killed, whose entries were claimed since). A live consumer
+        reads every ``block_ms`` and is never that idle; one removed by mistake would only be made
+        again by its next read. One with entries pending is kept: removing it would drop them."""
+        forgotten = []
+        for stream in STREAMS:
+            for consumer in await self.redis.xinfo_consumers(stream, GROUP):
+                name = _text(consumer["name"])
+                if name != self.name and not consumer["pending"] and consumer["idle"] >= FORGET_IDLE_MS:
+                    await self.redis.xgroup_delconsumer(stream, GROUP, name)
+                    forgotten.append(f"{stream}/{name}")
+        if forgotten:
+            log.info("consumers forgotten (idle, nothing pending): %s", ", ".join(forgotten))
+        return forgotten
+
     async def retention(self) -> None:
+        try:
+            await self.forget_idle_consumers()
+        except aioredis.RedisError as error:  # tried again next hour
+            log.warning("idle consumers not forgotten (%s)", type(error).__name__)
         now = datetime.now(timezone.utc)
         try:
             async with in_transaction(RUNTIME.name) as conn:

@@ -128,3 +128,27 @@ async def test_an_entry_that_cannot_be_written_is_set_aside_and_the_rest_goes_on
     chunk = await ReplayChunk.get(tenant=account.tenant, session="sess-poison-3")
     events = json.loads(chunk.events) if isinstance(chunk.events, str) else chunk.events
     assert events[0]["data"]["tag"] == "odd ?"
+
+
+async def test_consumers_idle_with_nothing_pending_leave_the_group(redis, monkeypatch):
+    import asyncio
+
+    from models.runtime.stream import FIELD
+    from tasks import runtime_stream
+
+    stream = "{runtime-collect}:test-forget"
+    await redis.delete(stream)
+    monkeypatch.setattr(runtime_stream, "STREAMS", (stream,))
+    monkeypatch.setattr(runtime_stream, "FORGET_IDLE_MS", 300)
+    keeper = runtime_stream.Consumer(redis, name="keeper")
+    await keeper.ensure_groups()
+    await redis.xgroup_createconsumer(stream, GROUP, "gone-idle")
+    await redis.xadd(stream, {FIELD: "{}"})
+    await redis.xreadgroup(GROUP, "gone-holding", {stream: ">"}, count=1)  # one entry left pending on it
+    await redis.xgroup_createconsumer(stream, GROUP, "keeper")
+    assert await keeper.forget_idle_consumers() == []  # nobody idle long enough yet
+    await asyncio.sleep(0.4)
+    assert await keeper.forget_idle_consumers() == [f"{stream}/gone-idle"]
+    left = {consumer["name"].decode(): consumer["pending"] for consumer in await redis.xinfo_consumers(stream, GROUP)}
+    assert left == {"gone-holding": 1, "keeper": 0}  # the pending entry is kept; the consumer asking stays
+    await redis.delete(stream)
