@@ -38,6 +38,9 @@ bp = Blueprint("site")
 VISITOR_COOKIE = "hv"
 VISITOR_MAX_AGE = 365 * 24 * 3600
 VISITOR = re.compile(r"[A-Za-z0-9_-]{16,64}")
+# The visitor cookie read straight from the Cookie header: a page view needs only this one, and
+# parsing every cookie of the site (Sanic's request.cookies) costs more than the rest of the lookup.
+VISITOR_IN_COOKIES = re.compile(r"(?:^|;)\s*" + VISITOR_COOKIE + r"=([A-Za-z0-9_-]{16,64})\s*(?:;|$)")
 SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?")
 HOST = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))+")
 INDEX_SLUG = "index"
@@ -65,9 +68,9 @@ def host_of(request: Request) -> str | None:
 
 def visitor_of(request: Request) -> tuple[str, bool]:
     """The visitor id from the cookie, or a new one (True: the answer must set it)."""
-    found = request.cookies.get(VISITOR_COOKIE, "")
-    if VISITOR.fullmatch(found or ""):
-        return found, False
+    found = VISITOR_IN_COOKIES.search(request.headers.get("cookie", ""))
+    if found:
+        return found.group(1), False
     return secrets.token_urlsafe(16), True
 
 
