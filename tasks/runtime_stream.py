@@ -46,7 +46,7 @@ from herald.systems import RUNTIME
 from models import tortoise_config
 from models.runtime import analytics, replay, traffic
 from models.runtime.pixel import Pixel
-from tasks import runtime_clicks
+from tasks import runtime_clicks, runtime_group as group
 from models.runtime.stream import (DEAD_STREAM, EVENTS_STREAM, FIELD, GROUP, LIVE_HISTORY_MAXLEN, REPLAY_STREAM,
                                    live_channel, live_history)
 
@@ -61,7 +61,6 @@ LIVE_TYPES = ("pageview", "click", "custom")
 DATACENTER = "hosting"
 ASN_REFRESH_SECONDS = 300.0
 ASN_RETRY_SECONDS = 15.0
-FORGET_IDLE_MS = 3_600_000  # a consumer of the group idle this long, with nothing pending, is removed
 
 
 def _text(value: Any) -> str:
@@ -322,35 +321,10 @@ class Consumer:
             log.warning("consumer: live fan-out failed (%s)", type(error).__name__)
 
     async def trim(self) -> None:
-        """Drop what the group has acknowledged, so the stream's length is its backlog."""
-        for stream in STREAMS:
-            pending = await self.redis.xpending(stream, GROUP)
-            if pending.get("pending"):
-                floor = _text(pending["min"])
-            else:
-                groups = [group for group in await self.redis.xinfo_groups(stream) if _text(group["name"]) == GROUP]
-                if not groups:
-                    continue
-                floor = _text(groups[0]["last-delivered-id"])
-                if floor == "0-0":
-                    continue
-            await self.redis.xtrim(stream, minid=floor, approximate=True)
+        await group.trim(self.redis, STREAMS)
 
     async def forget_idle_consumers(self) -> list[str]:
-        """Remove from the group the consumers idle for FORGET_IDLE_MS that hold nothing pending (a
-        consumer that stopped or was killed, whose entries were claimed since). A live consumer
-        reads every ``block_ms`` and is never that idle; one removed by mistake would only be made
-        again by its next read. One with entries pending is kept: removing it would drop them."""
-        forgotten = []
-        for stream in STREAMS:
-            for consumer in await self.redis.xinfo_consumers(stream, GROUP):
-                name = _text(consumer["name"])
-                if name != self.name and not consumer["pending"] and consumer["idle"] >= FORGET_IDLE_MS:
-                    await self.redis.xgroup_delconsumer(stream, GROUP, name)
-                    forgotten.append(f"{stream}/{name}")
-        if forgotten:
-            log.info("consumers forgotten (idle, nothing pending): %s", ", ".join(forgotten))
-        return forgotten
+        return await group.forget_idle_consumers(self.redis, STREAMS, keep=self.name)
 
     async def retention(self) -> None:
         try:

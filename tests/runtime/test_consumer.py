@@ -134,12 +134,12 @@ async def test_consumers_idle_with_nothing_pending_leave_the_group(redis, monkey
     import asyncio
 
     from models.runtime.stream import FIELD
-    from tasks import runtime_stream
+    from tasks import runtime_group, runtime_stream
 
     stream = "{runtime-collect}:test-forget"
     await redis.delete(stream)
     monkeypatch.setattr(runtime_stream, "STREAMS", (stream,))
-    monkeypatch.setattr(runtime_stream, "FORGET_IDLE_MS", 300)
+    monkeypatch.setattr(runtime_group, "FORGET_IDLE_MS", 300)
     keeper = runtime_stream.Consumer(redis, name="keeper")
     await keeper.ensure_groups()
     await redis.xgroup_createconsumer(stream, GROUP, "gone-idle")
