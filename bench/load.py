@@ -42,6 +42,7 @@ class Result:
     elapsed: float = 0.0
     cpu_seconds: float = 0.0
     bodies: list[tuple[float, bytes]] = field(default_factory=list)
+    sends: list[tuple[float, int, bytes]] = field(default_factory=list)  # open loop: (sent, status, body)
 
     def count(self, status: int) -> None:
         self.statuses[status] = self.statuses.get(status, 0) + 1
@@ -113,11 +114,13 @@ async def closed_loop(host: str, port: int, request: Request, concurrency: int, 
     return result
 
 
-async def open_loop(host: str, port: int, request: bytes, rate: float, seconds: float, expected: int,
+async def open_loop(host: str, port: int, request: Request, rate: float, seconds: float, expected: int,
                     connections: int = 32) -> Result:
     """Requests started at a steady `rate` per second whatever the answers do; keeps each answer's
-    body with the wall-clock time it arrived (for end-to-end latency)."""
+    body with the wall-clock time it arrived (for end-to-end latency), and with the monotonic time
+    its request was sent (``sends``: the system-wide clock another process can stamp arrivals with)."""
     result = Result()
+    make = request if callable(request) else (lambda: request)
     pool: asyncio.Queue = asyncio.Queue()
     for _ in range(connections):
         pool.put_nowait(await asyncio.open_connection(host, port))
@@ -126,14 +129,16 @@ async def open_loop(host: str, port: int, request: bytes, rate: float, seconds: 
     tasks = []
 
     async def one() -> None:
+        payload = make()
         reader, writer = await pool.get()
         try:
-            sent = time.perf_counter()
-            writer.write(request)
+            sent, sent_at = time.perf_counter(), time.monotonic()
+            writer.write(payload)
             status, body = await read_response(reader)
             result.latencies.append(time.perf_counter() - sent)
             result.count(status)
             result.bodies.append((time.time(), body))
+            result.sends.append((sent_at, status, body))
             if status != expected:
                 result.errors += 1
         finally:

@@ -77,7 +77,7 @@ def noop_rate(redis_url: str, processes: int, threads: int, count: int = 5000) -
             "note": "timed from the first enqueue (worker already running) to the queue drained"}
 
 
-async def _body(domain: str, index: int) -> dict:
+def _body(domain: str, index: int) -> dict:
     return {"Source": f"Bench <bench@{domain}>", "Destination": {"ToAddresses": [f"e2e{index}@example.com"]},
             "Message": {"Subject": {"Data": f"bench {index}"}, "Body": {"Text": {"Data": "hello"}}}}
 
@@ -135,7 +135,7 @@ async def burst(stack: LiveStack, count: int) -> dict:
     started = time.monotonic()
     async with httpx.AsyncClient(base_url=stack.url, timeout=60) as client:
         for first in range(0, count, 500):
-            items = [await _body(stack.domain, 10_000_000 + first + i) for i in range(min(500, count - first))]
+            items = [_body(stack.domain, 10_000_000 + first + i) for i in range(min(500, count - first))]
             response = await client.post("/v1/emails/batch", json={"Messages": items}, headers=headers)
             response.raise_for_status()
     accepted_in = time.monotonic() - started
@@ -180,49 +180,26 @@ async def latency(stack: LiveStack, rate: float, seconds: float) -> dict:
             "relay_lag_p50_ms": lag[0], "relay_lag_p95_ms": lag[1]}
 
 
-async def _send_at_rate(stack: LiveStack, rate: float, count: int,
-                        connections: int = 64) -> tuple[dict[str, float], int]:
+async def _send_at_rate(stack: LiveStack, rate: float, count: int) -> tuple[dict[str, float], int]:
     """Single sends started at a steady rate whatever the answers do, on raw keep-alive sockets
-    (bench/load.py): an HTTP client library here would spend more CPU than the platform's accept
-    and fall behind the schedule on a small machine. Each accepted message's start time, by id:
-    the latency includes the accept (its 202 may be read after the e-mail already arrived)."""
+    (bench/load.py ``open_loop``): an HTTP client library here would spend more CPU than the
+    platform's accept and fall behind the schedule on a small machine. Each accepted message's start
+    time, by id: the latency includes the accept (its 202 may be read after the e-mail arrived)."""
+    from itertools import count as counter
     from urllib.parse import urlsplit
 
-    from bench.load import build_request, read_response
+    from bench.load import build_request, open_loop
 
-    address = urlsplit(stack.url)
-    pool: asyncio.Queue = asyncio.Queue()
-    for _ in range(connections):
-        pool.put_nowait(await asyncio.open_connection(address.hostname, address.port))
-    accepted: dict[str, float] = {}
-    errors = 0
+    address, numbers = urlsplit(stack.url), counter(20_000_000)
 
-    async def one(index: int) -> None:
-        nonlocal errors
-        request = build_request("POST", "/v1/emails/send", json.dumps(await _body(stack.domain, index)).encode(),
-                                {"Authorization": f"Bearer {stack.key}"}, address.netloc)
-        reader, writer = await pool.get()
-        try:
-            sent_at = time.monotonic()
-            writer.write(request)
-            status, body = await read_response(reader)
-        finally:
-            pool.put_nowait((reader, writer))
-        if status == 202:
-            accepted[json.loads(body)["MessageId"]] = sent_at
-        else:
-            errors += 1
+    def request() -> bytes:
+        body = json.dumps(_body(stack.domain, next(numbers))).encode()
+        return build_request("POST", "/v1/emails/send", body, {"Authorization": f"Bearer {stack.key}"},
+                             address.netloc)
 
-    start, tasks = time.monotonic(), []
-    for index in range(count):
-        delay = start + index / rate - time.monotonic()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        tasks.append(asyncio.create_task(one(index)))
-    await asyncio.gather(*tasks)
-    while not pool.empty():
-        pool.get_nowait()[1].close()
-    return accepted, errors
+    result = await open_loop(address.hostname, address.port, request, rate, count / rate, 202, connections=64)
+    accepted = {json.loads(body)["MessageId"]: sent_at for sent_at, status, body in result.sends if status == 202}
+    return accepted, result.errors
 
 
 async def _connect(stack: LiveStack) -> asyncpg.Connection:

@@ -3,9 +3,9 @@
 Never the database. Publishing is one Lua script on Redis (one round trip, shared by the requests
 that arrive together): it refuses a credential whose key version is no longer the pixel's (the mirror
 of app/runtime/pixel/mirror.py), refuses new entries while the stream's unconsumed backlog is at its
-cap (counted in the ``DROPPED`` hash), and otherwise ``XADD``s with ``MAXLEN ~`` as a backstop. Redis unreachable: the batch is dropped and
-counted in this process (``herald_runtime_dropped_total``); the client still gets its 204, because a
-visitor's browser can do nothing useful with an error.
+cap (counted in the ``DROPPED`` hash), and otherwise ``XADD``s with ``MAXLEN ~`` as a backstop.
+Redis unreachable: the batch is dropped and counted in this process (``herald_runtime_dropped_total``);
+the client still gets its 204, because a visitor's browser can do nothing useful with an error.
 """
 
 from __future__ import annotations
@@ -190,9 +190,10 @@ class Publisher:
                       replay: bool = False, address: str = "", per_address: int = 0) -> str:
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        self._waiting.append(_Waiting(stream, address, [credential.pixel_id, str(credential.version),
-                                                        "1" if replay else "0", per_address if address else 0,
-                                                        _encode(entry)], future))
+        limited = per_address if address else 0
+        self._waiting.append(_Waiting(stream, address_key(address) if limited else NO_ADDRESS,
+                                      [credential.pixel_id, str(credential.version), "1" if replay else "0",
+                                       limited, _encode(entry)], future))
         if not self._scheduled:
             self._scheduled = True
             loop.call_soon(self._send_waiting)  # after the other requests read in this turn
@@ -209,14 +210,17 @@ class Publisher:
         try:
             for stream in dict.fromkeys(waiting.stream for waiting in taken):
                 await self._send(stream, [waiting for waiting in taken if waiting.stream == stream])
+        except BaseException as error:  # never leave a request waiting for an answer that will not come
+            for waiting in taken:
+                if not waiting.future.done():
+                    waiting.future.set_exception(error)
+            raise
         finally:
             self._senders.discard(asyncio.current_task())
             self._send_waiting()
 
     async def _send(self, stream: str, batch: list[_Waiting]) -> None:
-        now_ms = int(time.time() * 1000)
-        keys = [stream, PIXEL_VERSIONS, DROPPED, *(address_key(waiting.address, now_ms) if waiting.args[3] else NO_ADDRESS
-                                                   for waiting in batch)]
+        keys = [stream, PIXEL_VERSIONS, DROPPED, *(waiting.address_key for waiting in batch)]
         args = [self.caps[stream], self.maxlens[stream], ADDRESS_WINDOW_MS]
         for waiting in batch:
             args += waiting.args
@@ -226,11 +230,6 @@ class Publisher:
             DROPPED_TOTAL.labels(stream, UNAVAILABLE).inc(len(batch))
             log.warning("collection: Redis unavailable, %d batches dropped (%s)", len(batch), type(error).__name__)
             outcomes = [None] * len(batch)
-        except BaseException as error:  # never leave a request waiting for an answer that will not come
-            for waiting in batch:
-                if not waiting.future.done():
-                    waiting.future.set_exception(error)
-            raise
         for waiting, outcome in zip(batch, outcomes):
             if not waiting.future.done():  # the request may have been cancelled (its client went away)
                 waiting.future.set_result(_outcome(stream, outcome))
@@ -238,7 +237,7 @@ class Publisher:
 
 class _Waiting(NamedTuple):
     stream: str
-    address: str
+    address_key: str  # its per-address counter, or NO_ADDRESS
     args: list  # the entry's five script arguments
     future: asyncio.Future
 
