@@ -1,7 +1,8 @@
 """Fixtures: the run's databases (migrated once), the ORM in the test process, and real servers.
 
 The environment is prepared in ``pytest_configure``, before any Herald module reads its
-settings, so the test process and every subprocess see the same configuration.
+settings, so the test process and every subprocess see the same configuration. Under pytest-xdist
+(``make test``: ``-n 2``) each worker is such a run of its own; the controller runs no test.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ _services: Services | None = None
 
 def pytest_configure(config: pytest.Config) -> None:
     global _services
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        return  # pytest-xdist's controller runs no test: each of its workers has services of its own
     _services = Services()
     os.environ.update(_services.env)
 
