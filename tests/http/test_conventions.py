@@ -2,9 +2,10 @@
 
 import json
 import re
-import socket
 
 import pytest
+
+from tests.fixtures.harness import post_declaring
 
 REQUEST_ID = re.compile(r"^req_[0-9a-f]{24}$")
 
@@ -162,22 +163,10 @@ async def test_route_body_cap_is_413(platform):
     assert response.json()["Error"]["Code"] == "PayloadTooLarge"
 
 
-def test_surface_cap_is_413_before_the_body_is_read(servers):
-    # The server refuses on the declared length and closes; a client still uploading may see a
-    # reset instead of the answer, so this speaks HTTP on a raw socket: headers, then read.
-    server = servers("platform")
-    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
-        conn.sendall(b"POST /_test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 3145728\r\n\r\n")
-        raw = b""
-        while b"\r\n\r\n" not in raw or not raw.rstrip().endswith(b"}"):
-            chunk = conn.recv(65536)
-            if not chunk:
-                break
-            raw += chunk
-    head, _, body = raw.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 413")
-    assert json.loads(body)["Error"]["Code"] == "PayloadTooLarge"
+async def test_surface_cap_is_413_before_the_body_is_read(servers):
+    status, body = await post_declaring(servers("platform").url, "/_test/echo", 3 * 1024 * 1024)
+    assert status == 413
+    assert body["Error"]["Code"] == "PayloadTooLarge"
 
 
 async def test_unhandled_exception_is_500_without_internals(platform):

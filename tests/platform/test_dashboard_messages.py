@@ -9,6 +9,7 @@ import time
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.dashboard import new_account, signed_in_member
+from tests.fixtures.harness import post_declaring
 from tests.fixtures.platform import verify_domain
 
 
@@ -97,9 +98,9 @@ async def test_every_channel_and_the_composers_422s(dashboard, identity):
     unknown = await dashboard.post("/api/messages/send", json={"Channel": "sms", "Recipients": ["+1415"], "Foo": 1},
                                    headers=headers)
     assert unknown.status_code == 400 and "Foo" in unknown.json()["Error"]["Message"]
-    huge = await dashboard.post("/api/messages/send", headers=headers,
-                                json={"Channel": "sms", "Recipients": ["+14155550106"], "Text": "x" * (2 * 1024 * 1024)})
-    assert huge.status_code == 413 and huge.json()["Error"]["Code"] == "PayloadTooLarge"
+    status, huge = await post_declaring(str(dashboard.base_url), "/api/messages/send", 2 * 1024 * 1024 + 80,
+                                        {"Origin": dashboard.headers["Origin"], **headers})
+    assert status == 413 and huge["Error"]["Code"] == "PayloadTooLarge"
 
 
 async def test_template_variables_are_escaped_in_html_and_required(dashboard, identity):
