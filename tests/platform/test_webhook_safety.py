@@ -87,7 +87,7 @@ def _local_name() -> str:
 
 async def test_a_name_resolving_to_a_local_address_is_refused_at_connect_time(receiver):
     name = _local_name()
-    url = f"http://{name}:{receiver.port}/hooks"
+    url = f"http://{name}:{receiver.port}{receiver.path}"
     assert url_problem(url, allow_loopback=False) is None  # nothing plainly wrong with the name itself
     with pytest.raises(UnsafeTarget, match="resolves to"):
         await resolve(name, receiver.port, WEBHOOKS)
@@ -97,10 +97,10 @@ async def test_a_name_resolving_to_a_local_address_is_refused_at_connect_time(re
 
 
 async def test_the_vetted_address_is_connected_with_the_original_host_header(receiver):
-    result = await post(f"http://localhost:{receiver.port}/hooks?x=1", b"{}", {}, allow_loopback=True)
+    result = await post(f"http://localhost:{receiver.port}{receiver.path}?x=1", b"{}", {}, allow_loopback=True)
     assert result.outcome is AttemptOutcome.SUCCEEDED
     assert receiver.requests[0].headers["Host"] == f"localhost:{receiver.port}"
-    assert receiver.requests[0].path == "/hooks?x=1"
+    assert receiver.requests[0].path == f"{receiver.path}?x=1"
     addresses = await resolve("localhost", 8443, WEBHOOKS.with_loopback(True))
     assert addresses and all(address.is_loopback for address in addresses)
 
