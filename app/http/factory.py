@@ -17,7 +17,7 @@ from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.router import Router
 from tortoise.contrib.sanic import register_tortoise
 
-from app.http import edge, errors, metrics
+from app.http import edge, errors, header_values, metrics
 from app.http.envelope import handle_exception
 from app.http.health import Readiness, meta_blueprint
 from app.http.openapi import PATH_TYPES, openapi_blueprint
@@ -101,6 +101,7 @@ def build_app(
         orm_config = tortoise_config(settings, [system.name])
 
     configure_logging(settings)
+    header_values.install()
     if settings.sentry_dsn:
         from sentry_sdk.integrations.sanic import SanicIntegration
 
