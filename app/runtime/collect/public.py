@@ -20,10 +20,9 @@ from pathlib import Path
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 
 from app.http import errors
-from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, Schema, answers
 from app.runtime.collect import service
-from app.runtime.collect.schemas import MAX_COLLECT_BYTES, REPLAY_SCHEMA, CollectBatch, parse_replay
+from app.runtime.collect.schemas import REPLAY_SCHEMA, CollectBatch, parse_collect, parse_replay
 from app.runtime.errors import CredentialRefused
 from models.runtime.stream import EVENTS_STREAM, REPLAY_STREAM
 
@@ -103,7 +102,7 @@ async def recorder_script(request: Request) -> HTTPResponse:
 async def collect(request: Request) -> HTTPResponse:
     """Page views, clicks, scroll depth and custom events of one visitor session; 204 once taken."""
     credential = _credential(request)
-    batch = parse_body(request, CollectBatch, max_bytes=MAX_COLLECT_BYTES)
+    batch = parse_collect(request)
     entry = service.collect_entry(batch, credential, request.headers.get("user-agent", ""),
                                   service.country_of(request.headers), service.asn_of(request.headers))
     if entry is not None:

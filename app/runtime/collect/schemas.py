@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Literal, Union
 
+import pydantic
 from pydantic import Field
+from sanic import Request
 
-from app.http.bodies import Body
+from app.http.bodies import Body, holds_nul, parse_body
 
 SESSION = r"^[A-Za-z0-9_-]{8,40}$"
 MAX_COLLECT_BYTES = 64 * 1024
@@ -40,6 +42,23 @@ class CollectEvent(Body):
 class CollectBatch(Body):
     session: str = Field(pattern=SESSION)
     events: list[CollectEvent] = Field(min_length=1, max_length=MAX_EVENTS)
+
+
+def parse_collect(request: Request) -> CollectBatch:
+    """The /collect body: parsed and validated in one pass by pydantic's own JSON reader (a third of
+    the time of ``json.loads`` then validation: this is the busiest body of the house). A body it
+    refuses is read again by the house's ``parse_body``, so every error is the one any body gets.
+
+    The one pass accepts no more than ``parse_body`` does: the fields are strings, numbers, booleans
+    and flat objects, which strict validation treats alike from JSON and from Python; nesting
+    deeper than a property value is a type error; a NUL is checked first, as ``parse_body`` does."""
+    raw = request.body or b""
+    if len(raw) <= MAX_COLLECT_BYTES and not holds_nul(raw):
+        try:
+            return CollectBatch.model_validate_json(raw)
+        except pydantic.ValidationError:
+            pass
+    return parse_body(request, CollectBatch, max_bytes=MAX_COLLECT_BYTES)
 
 
 # The replay body is read without the depth check of strict bodies (a page's DOM snapshot is deep):

@@ -143,10 +143,14 @@ def collect_entry(batch: CollectBatch, credential: Credential, user_agent: str, 
     page's URL is reduced to its path (no query string, no fragment: they may carry personal data)."""
     events = []
     for event in batch.events:
-        host = host_of(event.url)
-        if host is None or not credential.allows_host(host):
+        try:
+            url = urlsplit(event.url)
+            host = (url.hostname or "").lower()
+        except ValueError:
             continue
-        path = urlsplit(event.url).path or "/"
+        if not host or not credential.allows_host(host):
+            continue
+        path = url.path or "/"
         events.append({"type": event.type, "page": (event.page or path)[:512], "path": path[:512],
                        "variant": event.variant,
                        "ref": _origin_only(event.referrer) if event.type == "pageview" else "",
