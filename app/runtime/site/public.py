@@ -61,7 +61,8 @@ PAGE_QUERY = AnyQuery(("utm_source", "utm_medium", "utm_campaign", "utm_term", "
 
 
 def host_of(request: Request) -> str | None:
-    host = (request.host or "").rsplit(":", 1)[0] if not (request.host or "").startswith("[") else ""
+    given = request.host or ""  # read once: behind a proxy it is worked out from the forwarding headers
+    host = given.rsplit(":", 1)[0] if not given.startswith("[") else ""
     host = host.strip().rstrip(".").lower()
     return host if len(host) <= 253 and HOST.fullmatch(host) and not host.rsplit(".", 1)[-1].isdigit() else None
 
