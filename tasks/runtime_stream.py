@@ -47,8 +47,8 @@ from models import tortoise_config
 from models.runtime import analytics, replay, traffic
 from models.runtime.pixel import Pixel
 from tasks import runtime_clicks, runtime_group as group
-from models.runtime.stream import (DEAD_STREAM, EVENTS_STREAM, FIELD, GROUP, LIVE_HISTORY_MAXLEN, REPLAY_STREAM,
-                                   live_channel, live_history)
+from tasks.runtime_live import LiveFanOut
+from models.runtime.stream import DEAD_STREAM, EVENTS_STREAM, FIELD, GROUP, REPLAY_STREAM, decode
 
 log = logging.getLogger("herald.runtime.consumer")
 
@@ -194,7 +194,7 @@ class Consumer:
         for entry_id, fields in entries:
             raw = fields.get(FIELD.encode()) if FIELD.encode() in fields else fields.get(FIELD)
             try:
-                decoded.append((_text(entry_id), json.loads(raw)))
+                decoded.append((_text(entry_id), decode(raw)))
             except (TypeError, ValueError):
                 decoded.append((_text(entry_id), None))
         poison = [entry_id for entry_id, body in decoded if not isinstance(body, dict)]
@@ -304,19 +304,10 @@ class Consumer:
         return rows
 
     async def publish_live(self, live: list[tuple[str, dict]]) -> None:
+        if getattr(self, "_live", None) is None:
+            self._live = LiveFanOut(self.redis)
         try:
-            pipe = self.redis.pipeline(transaction=False)
-            payloads = []
-            for tenant, event in live:
-                data = json.dumps(event, separators=(",", ":"))
-                payloads.append((tenant, data))
-                pipe.xadd(live_history(tenant), {"d": data}, maxlen=LIVE_HISTORY_MAXLEN, approximate=True)
-            ids = await pipe.execute()
-            pipe = self.redis.pipeline(transaction=False)
-            for (tenant, data), entry_id in zip(payloads, ids):
-                pipe.publish(live_channel(tenant), f"{_text(entry_id)}\n{data}")
-                pipe.expire(live_history(tenant), 86_400)
-            await pipe.execute()
+            await self._live.publish(live)
         except (aioredis.RedisError, OSError) as error:  # the events are written; only the live view misses them
             log.warning("consumer: live fan-out failed (%s)", type(error).__name__)
 

@@ -1,6 +1,6 @@
 """Names and bounds shared by the collection edge (app/runtime/collect) and the stream consumer
 (tasks/runtime_stream.py): the Redis Streams, the consumer group, the live fan-out and the mirror
-of pixel credentials. No I/O here.
+of pixel credentials, and the one JSON encoding of what goes through them. No I/O here.
 
 One stream entry is one accepted POST: field ``e`` holds the normalized envelope as JSON,
 ``{"t": tenant, "p": pixel, "k": key version, "s": session, "ua": user agent, "cc": country,
@@ -9,6 +9,11 @@ events and ``"page"``).
 """
 
 from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
 
 # One hash tag for the edge's keys: the collection script touches them together (Redis Cluster slot).
 EVENTS_STREAM = "{runtime-collect}:events"
@@ -46,3 +51,24 @@ LIVE_HISTORY_MAXLEN = 1000
 def open_streams(tenant: str) -> str:
     """A sorted set of an account's open SSE streams (member: stream id, score: lease expiry)."""
     return f"runtime:live-open:{tenant}"
+
+
+def encode(value: dict[str, Any]) -> bytes:
+    """A stream entry or live event as compact JSON (orjson: the edge and the consumer encode on
+    every request and every event). A lone surrogate (valid JSON, not UTF-8) becomes "?", so nothing
+    unwritable reaches a stream; NaN becomes null."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace")
+
+
+def decode(raw: bytes | str | None) -> Any:
+    """A stream entry back (orjson; the standard library reads what orjson does not, such as an
+    entry written before ``encode`` turned NaN into null). TypeError or ValueError when it is not JSON."""
+    if raw is None:
+        raise TypeError("no entry")
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)

@@ -12,19 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
-import orjson
 import redis.asyncio as aioredis
 from prometheus_client import Counter
 
 from app.runtime.errors import CredentialRefused
 from models.runtime.pixel import Credential, open_credential
-from models.runtime.stream import BACKLOG_CAP, DROPPED, FIELD, MAXLEN, PIXEL_VERSIONS
+from models.runtime.stream import BACKLOG_CAP, DROPPED, FIELD, MAXLEN, PIXEL_VERSIONS, encode
 
 if TYPE_CHECKING:
     from app.runtime.collect.schemas import CollectBatch
@@ -197,7 +195,7 @@ class Publisher:
         limited = per_address if address else 0
         self._waiting.append(_Waiting(stream, address_key(address) if limited else NO_ADDRESS,
                                       [credential.pixel_id, str(credential.version), "1" if replay else "0",
-                                       limited, _encode(entry)], future))
+                                       limited, encode(entry)], future))
         if not self._scheduled:
             self._scheduled = True
             loop.call_soon(self._send_waiting)  # after the other requests read in this turn
@@ -244,13 +242,6 @@ class _Waiting(NamedTuple):
     address_key: str  # its per-address counter, or NO_ADDRESS
     args: list  # the entry's five script arguments
     future: asyncio.Future
-
-
-def _encode(entry: dict[str, Any]) -> bytes:
-    try:
-        return orjson.dumps(entry)
-    except TypeError:  # a lone surrogate (valid JSON, not UTF-8) becomes "?": nothing unwritable reaches the stream
-        return json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace")
 
 
 def _outcome(stream: str, outcome: int | None) -> str:
