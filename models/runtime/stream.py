@@ -64,8 +64,8 @@ def encode(value: dict[str, Any]) -> bytes:
 
 
 def decode(raw: bytes | str | None) -> Any:
-    """A stream entry back (orjson; the standard library reads what orjson does not, such as an
-    entry written before ``encode`` turned NaN into null). TypeError or ValueError when it is not JSON."""
+    """A stream entry back (orjson; the standard library reads what orjson refuses, such as the NaN
+    that ``encode``'s fallback can write). TypeError or ValueError when it is not JSON."""
     if raw is None:
         raise TypeError("no entry")
     try:
