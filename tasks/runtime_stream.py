@@ -83,6 +83,7 @@ class Consumer:
         self.batch = batch
         self.block_ms = block_ms
         self.claim_idle_ms = claim_idle_ms
+        self.live = LiveFanOut(redis)
 
     async def ensure_groups(self) -> None:
         for stream in STREAMS:
@@ -304,10 +305,8 @@ class Consumer:
         return rows
 
     async def publish_live(self, live: list[tuple[str, dict]]) -> None:
-        if getattr(self, "_live", None) is None:
-            self._live = LiveFanOut(self.redis)
         try:
-            await self._live.publish(live)
+            await self.live.publish(live)
         except (aioredis.RedisError, OSError) as error:  # the events are written; only the live view misses them
             log.warning("consumer: live fan-out failed (%s)", type(error).__name__)
 

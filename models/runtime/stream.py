@@ -66,8 +66,6 @@ def encode(value: dict[str, Any]) -> bytes:
 def decode(raw: bytes | str | None) -> Any:
     """A stream entry back (orjson; the standard library reads what orjson refuses, such as the NaN
     that ``encode``'s fallback can write). TypeError or ValueError when it is not JSON."""
-    if raw is None:
-        raise TypeError("no entry")
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
