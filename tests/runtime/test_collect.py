@@ -167,6 +167,23 @@ async def test_entries_arriving_together_share_one_call_and_each_gets_its_own_ou
     assert len(calls) <= Publisher.IN_FLIGHT
 
 
+async def test_one_call_carries_entries_whatever_their_text_holds(redis, account, runtime):
+    """The batch travels as one argument, an entry a line: newlines, separators and non-ASCII
+    inside an entry's values come back as they went in, and each entry stays whole."""
+    import asyncio
+
+    pixel = await make_pixel(runtime, account)
+    credential = open_credential(pixel["Credential"])
+    stream = "{runtime-collect}:test-text"
+    await redis.delete(stream)
+    publisher = Publisher(redis, caps={stream: 100}, maxlens={stream: 100})
+    entries = [{"n": 0, "text": "two\nlines\r\n"}, {"n": 1, "text": "0 pxl 1 0 0 {}"},
+               {"n": 2, "text": "ação \u2028 \U0001f600 \\n"}, {"n": 3, "nested": {"a": [1, "\n"]}}]
+    outcomes = await asyncio.gather(*(publisher.publish(stream, credential, entry) for entry in entries))
+    assert outcomes == ["accepted"] * 4
+    assert await _entries(redis, stream) == entries
+
+
 async def test_edge_routes_keep_the_request_id_metrics_and_query_allowlist(runtime, account):
     pixel = await make_pixel(runtime, account)
     answer = await runtime.post("/collect", params={"k": pixel["Credential"], "debug": "1"},
