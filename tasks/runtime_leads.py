@@ -34,6 +34,10 @@ class CrmUnavailable(Exception):
     """The CRM could not take the lead now: retried."""
 
 
+def _text(value: object) -> str | None:
+    return value[:1000] if isinstance(value, str) and value else None
+
+
 def body_of(row: Submission) -> dict:
     values = row.values()
     return {"source": row.source, "submission_id": row.public_id, "form_id": row.form_id or None,
@@ -42,6 +46,7 @@ def body_of(row: Submission) -> dict:
             "attributes": {key: value[:1000] if isinstance(value, str) else value
                            for key, value in (values.get("attributes") or {}).items()},
             "consent": values.get("consent") if isinstance(values.get("consent"), bool) else None,
+            "consent_text": _text(values.get("consent_text")),
             "occurred_at": iso(row.occurred_at)}
 
 

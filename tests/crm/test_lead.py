@@ -63,6 +63,22 @@ async def test_a_lead_without_identifier_is_422_and_needs_the_service_credential
     assert (await crm.post(f"{base}/leads", json=lead(email="a@example.com"))).status_code == 401
 
 
+async def test_the_consent_wording_is_kept_with_the_answer_and_only_with_one(crm):
+    tenant = new_tenant_id()
+    base, headers = service(tenant)
+    wording = "Aceito receber ofertas por e-mail e WhatsApp."
+    for consent, expected in ((True, wording), (False, wording), (None, None)):
+        answer = await crm.post(f"{base}/leads", headers=headers, json=lead(
+            email=f"w-{secrets.token_hex(3)}@example.com", consent=consent, consent_text=wording))
+        assert answer.status_code == 200, answer.text
+        contact = await Contact.get(public_id=answer.json()["contact_id"])
+        [event] = await ContactEvent.filter(contact_id=contact.id)
+        assert event.properties.get("consent") is consent and event.properties.get("consent_text") == expected
+    too_long = await crm.post(f"{base}/leads", headers=headers, json=lead(email="x@example.com", consent=True,
+                                                                          consent_text="x" * 1001))
+    assert too_long.status_code == 400 and "consent_text" in too_long.text
+
+
 async def test_consent_false_opts_the_contact_out(crm, admin):
     base, headers = service(admin.tenant)
     answer = (await crm.post(f"{base}/leads", headers=headers,

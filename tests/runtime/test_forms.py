@@ -56,7 +56,8 @@ async def test_a_page_form_is_rendered_and_its_submission_is_stored_for_the_page
     row = stored[0]
     assert (row.source, row.form_id, row.page_id, row.page) == ("form", form["Id"], page["Id"], "/signup")
     assert row.values() == {"email": "ana@example.com", "phone": None, "name": "Ana", "external_id": None,
-                            "attributes": {"plan": "pro"}, "consent": True}
+                            "attributes": {"plan": "pro"}, "consent": True,
+                            "consent_text": "I agree to be contacted."}
     assert "ana@example.com" not in row.data  # sealed at rest
 
     # JSON from a script on the page: 201 with the submission.
@@ -181,6 +182,7 @@ def lead_pipeline(services, site_runtime, servers, tmp_path_factory):  # noqa: F
 
 async def test_a_submission_becomes_a_crm_contact_through_the_outbox(pages, web, site, lead_pipeline):  # noqa: F811
     from models.crm.contact import Contact
+    from models.crm.event import ContactEvent
 
     await form_page(pages, site)
     sent = await web.post("/signup", headers={"Host": site.host},
@@ -196,3 +198,6 @@ async def test_a_submission_becomes_a_crm_contact_through_the_outbox(pages, web,
     assert row.contact_id
     contact = await Contact.get(public_id=row.contact_id)
     assert contact.tenant == site.tenant
+    # The CRM's record of the submission keeps the answer and the wording the person was shown.
+    [event] = await ContactEvent.filter(contact_id=contact.id, dedupe_key=f"form:{row.public_id}")
+    assert (event.properties["consent"], event.properties["consent_text"]) == (True, "I agree to be contacted.")

@@ -24,6 +24,7 @@ class LeadIn(SnakeBody):
     external_id: str | None = Field(None, min_length=1, max_length=255)
     attributes: dict[str, Any] | None = None
     consent: bool | None = None
+    consent_text: str | None = Field(None, min_length=1, max_length=1000)  # the wording the form showed
     occurred_at: str | None = Field(None, max_length=40)
 
     @field_validator("attributes")

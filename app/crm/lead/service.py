@@ -7,6 +7,8 @@ unique per account). ``consent`` false opts the contact out of every channel (an
 platform as suppressions, app/crm/consent); true or null leaves consent as it is (a form cannot undo
 an opt-out the person made elsewhere). An invalid e-mail or phone is left out (and named in the
 event's ``invalid_fields``) when another identifier is valid: a typo in a form does not lose the lead.
+The wording of a form's consent (``consent_text``) is kept on the event next to the answer: the
+record of what the person agreed to, or declined.
 """
 
 from __future__ import annotations
@@ -69,8 +71,10 @@ async def ingest(conn: BaseDBAsyncClient, tenant: str, body: LeadIn) -> LeadOutc
     if body.consent is False:
         await set_consent(conn, tenant, contact.public_id, False, CHANNELS)
     name = FORM_SUBMISSION if body.source == "form" else LEAD
+    wording = body.consent_text if body.consent is not None else None  # no answer, no record
     properties = {key: value for key, value in (("submission_id", body.submission_id), ("form_id", body.form_id),
                                                 ("page_id", body.page_id), ("consent", body.consent),
+                                                ("consent_text", wording),
                                                 ("invalid_fields", ",".join(invalid) or None))
                   if value is not None}
     trigger = ("formulario", body.form_id) if body.source == "form" else ("lead", None)

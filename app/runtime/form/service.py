@@ -98,15 +98,20 @@ def validate(form: dict, values: dict[str, Any], consent: bool) -> dict[str, Any
 
 
 def contact_of(form: dict, clean: dict[str, Any], consent: bool) -> dict[str, Any]:
-    """What the CRM gets: e-mail, phone and name picked from the fields, the rest as attributes."""
+    """What the CRM gets: e-mail, phone and name picked from the fields, the rest as attributes; for
+    a form that asks for consent, the answer and the wording the person was shown (kept on the CRM's
+    event as the record of what was agreed to)."""
     kinds = {item["Name"]: item.get("Type") for item in form.get("Fields") or [] if isinstance(item, dict)}
     email = next((clean[name] for name, kind in kinds.items() if kind == "email" and clean.get(name)), None)
     phone = next((clean[name] for name, kind in kinds.items() if kind == "tel" and clean.get(name)), None)
     name = next((clean[field] for field in NAME_FIELDS if clean.get(field)), None)
     used = {key for key, value in clean.items() if value in (email, phone, name) and value is not None}
     attributes = {key: value for key, value in clean.items() if key not in used}
+    asked = form.get("Consent") if isinstance(form.get("Consent"), dict) else None
+    wording = asked.get("Text") if asked else None
     return {"email": email, "phone": phone, "name": name, "external_id": None, "attributes": attributes,
-            "consent": bool(consent) if isinstance(form.get("Consent"), dict) else None}
+            "consent": bool(consent) if asked else None,
+            "consent_text": wording if isinstance(wording, str) and wording else None}
 
 
 def address_bucket(address: str) -> str:
