@@ -1,7 +1,8 @@
 """The issue's "done when" in a real browser (headless Debian Chromium over the DevTools protocol):
 a page published on a custom host (Chromium resolves the host to 127.0.0.1), opened, rendered, its
 pixel loaded; a click and a scroll reach the heatmap and the overview; the live stream shows the
-visit; the page's form, submitted, becomes a CRM contact."""
+visit; the session replay (rrweb, loaded by the pixel) holds the page as it was drawn, the scroll, and
+no typed value; the page's form, submitted, becomes a CRM contact."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ from tests.runtime.test_site import (new_form, pages, publish, redis, site, site
 
 async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_form(  # noqa: F811
         pages, web, site, site_runtime, identity, consumer, lead_pipeline, start_chromium):
-    await Pixel.create(public_id=f"pxl_{secrets.token_hex(8)}", tenant=site.tenant, name="Site", site=site.host)
+    await Pixel.create(public_id=f"pxl_{secrets.token_hex(8)}", tenant=site.tenant, name="Site", site=site.host,
+                       replay=True)
     form = await new_form(pages, site, consent=False)
     filler = [{"Type": "text", "Text": f"Paragraph {index}: " + "lorem ipsum dolor sit amet " * 30}
               for index in range(12)]
@@ -69,7 +71,13 @@ async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_fo
             await eventually(lambda: _true(any(item.get("Page") == "/launch" for item in visits)), seconds=20,
                              what="the visit on the live stream")
 
+            replay = _Replay(web, headers, "/launch")
+            await eventually(replay.drawn, seconds=40, what="the page and the scroll in the replay")
+
             await page.evaluate("document.querySelector('input[name=email]').value = 'gabi@example.com'")
+            await page.evaluate("document.querySelector('input[name=email]')"
+                                ".dispatchEvent(new Event('input', {bubbles: true}))")
+            await eventually(replay.typed, seconds=20, what="the masked input in the replay")
             await page.evaluate("document.querySelector('form.herald-form').submit()")
             await page.poll("document.body && document.body.textContent.includes('Thanks, we will write soon.')",
                             timeout=20)
@@ -93,3 +101,39 @@ async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_fo
 
 async def _true(value: bool) -> bool:
     return value
+
+
+class _Replay:
+    """The replay of the one session recorded on ``page``, read through the API as a player would."""
+
+    def __init__(self, web, headers: dict, page: str) -> None:
+        self.web, self.headers, self.page = web, headers, page
+        self.events: list[dict] = []
+
+    async def _read(self) -> list[dict]:
+        sessions = (await self.web.get("/v1/replay/sessions", headers=self.headers)).json()["Sessions"]
+        mine = [session for session in sessions if session["Page"] == self.page]
+        if not mine:
+            return []
+        assert len(mine) == 1, mine
+        answer = await self.web.get(f"/v1/replay/sessions/{mine[0]['Id']}/events", params={"limit": 200},
+                                    headers=self.headers)
+        self.events = answer.json()["Events"]
+        return self.events
+
+    async def drawn(self) -> bool:
+        """A full snapshot (rrweb type 2) of the page's DOM and a scroll (type 3, source 3)."""
+        events = await self._read()
+        snapshot = [event for event in events if event.get("type") == 2]
+        scrolled = any(event.get("type") == 3 and event.get("data", {}).get("source") == 3
+                       for event in events)
+        return bool(snapshot) and "Launch day" in json.dumps(snapshot) and scrolled
+
+    async def typed(self) -> bool:
+        """The e-mail typed into the form reached the replay masked (an input event, source 5), never
+        as typed."""
+        events = await self._read()
+        inputs = [event for event in events
+                  if event.get("type") == 3 and event.get("data", {}).get("source") == 5]
+        assert "gabi@example.com" not in json.dumps(events)
+        return any(event["data"].get("text", "").startswith("*") for event in inputs)
