@@ -34,20 +34,19 @@ class CrmUnavailable(Exception):
     """The CRM could not take the lead now: retried."""
 
 
-def _text(value: object) -> str | None:
-    return value[:1000] if isinstance(value, str) and value else None
-
-
 def body_of(row: Submission) -> dict:
     values = row.values()
+    # Sent only when the form showed a wording: a CRM of an earlier release refuses the unknown field,
+    # so upgrading the CRM before the runtime keeps every other submission flowing meanwhile.
+    text = values.get("consent_text")
+    wording = {"consent_text": text[:1000]} if isinstance(text, str) and text else {}
     return {"source": row.source, "submission_id": row.public_id, "form_id": row.form_id or None,
             "page_id": row.page_id or None, "email": values.get("email"), "phone": values.get("phone"),
             "name": values.get("name"), "external_id": values.get("external_id"),
             "attributes": {key: value[:1000] if isinstance(value, str) else value
                            for key, value in (values.get("attributes") or {}).items()},
             "consent": values.get("consent") if isinstance(values.get("consent"), bool) else None,
-            "consent_text": _text(values.get("consent_text")),
-            "occurred_at": iso(row.occurred_at)}
+            **wording, "occurred_at": iso(row.occurred_at)}
 
 
 async def forward(submission_pk: int) -> str:
