@@ -17,6 +17,11 @@ in rounds (the median of the rounds' ratios):
 - ``page``: ``GET /bench`` on the seeded host (a cached published page) vs the baseline; bound 0.5;
 - ``consumer``: ``herald consume`` then drains the stream; events written are counted against the
   batches accepted (204s): bound: zero lost; its throughput is events written per second.
+
+Each phase also reports the server's CPU per request (``server_cpu_us``: user and system time of the
+serving process over its rounds, per answered request). The rate ratio moves with the machine's
+other load from round to round; the CPU a request costs moves much less, and says where a change
+went when the ratio cannot tell it from noise.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from pathlib import Path
 
 import asyncpg
 import httpx
+import psutil
 import redis
 from sanic import Sanic
 from sanic.response import empty
@@ -135,15 +141,27 @@ def _stop(process: subprocess.Popen | None) -> None:
             process.wait()
 
 
+def _cpu_seconds(pid: int) -> float:
+    times = psutil.Process(pid).cpu_times()
+    return times.user + times.system
+
+
 async def _alternate(streams: dict, seconds: float, rounds: int, concurrency: int) -> dict:
-    for port, request, status in streams.values():
+    """``streams``: name -> (port, request bytes, expected status, pid of the serving process)."""
+    for port, request, status, _ in streams.values():
         await closed_loop("127.0.0.1", port, request, concurrency, min(1.0, seconds / 4), status)
     results: dict = {name: [] for name in streams}
+    cpu: dict = {name: 0.0 for name in streams}
     for round_ in range(rounds):
-        for name, (port, request, status) in streams.items():
+        for name, (port, request, status, pid) in streams.items():
             say(f"runtime: {name}, round {round_ + 1}/{rounds}, {seconds / rounds:.1f}s")
+            before = _cpu_seconds(pid)
             results[name].append(await closed_loop("127.0.0.1", port, request, concurrency, seconds / rounds, status))
+            cpu[name] += _cpu_seconds(pid) - before
     summary = {name: merge(runs).summary(streams[name][2]) for name, runs in results.items()}
+    for name, runs in results.items():
+        answered = sum(run.requests for run in runs)
+        summary[name]["server_cpu_us"] = round(cpu[name] / answered * 1e6, 1) if answered else None
     ratios = sorted(s.requests / s.elapsed / (b.requests / b.elapsed)
                     for b, s in zip(results["baseline"], results["subject"]))
     summary["round_ratios"] = [round(r, 3) for r in ratios]
@@ -177,6 +195,8 @@ async def run_in(env: dict[str, str], seconds: float, concurrency: int, rounds: 
                                  "127.0.0.1", "--port", str(ports["baseline"]), "--single-process", "--no-motd"],
                                 env, log_dir / "baseline.log"))
         await _wait(ports["baseline"], processes[-1], "/")
+        # The serving processes whose CPU is counted (`herald serve` execs Sanic: the same pid).
+        pids = {"runtime": processes[1].pid, "baseline": processes[2].pid}
 
         batch = json.dumps({"Session": "bench-session", "Events": [
             {"Type": "pageview", "Url": f"{SITE}/bench", "New": False}]}).encode()
@@ -184,13 +204,14 @@ async def run_in(env: dict[str, str], seconds: float, concurrency: int, rounds: 
                                 {"Origin": SITE, "Content-Type": "text/plain", "User-Agent": "Mozilla/5.0 bench"},
                                 "127.0.0.1")
         bare_post = build_request("POST", "/", batch, {"Content-Type": "text/plain"}, "127.0.0.1")
-        results["collect"] = await _alternate({"baseline": (ports["baseline"], bare_post, 204),
-                                               "subject": (ports["runtime"], collect, 204)},
+        results["collect"] = await _alternate({"baseline": (ports["baseline"], bare_post, 204, pids["baseline"]),
+                                               "subject": (ports["runtime"], collect, 204, pids["runtime"])},
                                               seconds, rounds, concurrency)
         page = build_request("GET", "/bench", None, {"Cookie": "hv=bench-visitor-000001"}, HOST)
         bare_get = build_request("GET", "/", None, {}, "127.0.0.1")
-        results["page"] = await _alternate({"baseline": (ports["baseline"], bare_get, 204),
-                                            "subject": (ports["runtime"], page, 200)}, seconds, rounds, concurrency)
+        results["page"] = await _alternate({"baseline": (ports["baseline"], bare_get, 204, pids["baseline"]),
+                                            "subject": (ports["runtime"], page, 200, pids["runtime"])},
+                                           seconds, rounds, concurrency)
 
         client = redis.Redis.from_url(redis_url)
         accepted = client.xlen("{runtime-collect}:events")  # every 204 of the phase, warm-up included
@@ -257,9 +278,12 @@ def main() -> int:
     print(json.dumps(results, indent=2))
     for name in ("collect", "page"):
         print(f"{name:8} {results[name]['subject']['rps']:>9} rps vs bare {results[name]['baseline']['rps']:>9} rps: "
-              f"ratio {results[name]['ratio']} (bound {BOUND}) {'met' if results[name]['within_bound'] else 'MISSED'}")
+              f"ratio {results[name]['ratio']} (bound {BOUND}) {'met' if results[name]['within_bound'] else 'MISSED'}; "
+              f"server CPU {results[name]['subject']['server_cpu_us']} us a request vs bare "
+              f"{results[name]['baseline']['server_cpu_us']} us")
     consumer = results["consumer"]
-    print(f"consumer {consumer['events_per_second']} events/s; lost {consumer['lost']} of {consumer['accepted_batches']}")
+    print(f"consumer {consumer['events_per_second']} events/s; "
+          f"lost {consumer['lost']} of {consumer['accepted_batches']}")
     shutil.rmtree(log_dir, ignore_errors=True)
     ok = results["collect"]["within_bound"] and results["page"]["within_bound"] and consumer["lost"] == 0
     return 0 if ok else 1
