@@ -19,6 +19,7 @@ from tortoise.contrib.sanic import register_tortoise
 
 from app.http import edge, errors, header_values, metrics
 from app.http.envelope import handle_exception
+from app.http.fastpath import HouseSanic
 from app.http.health import Readiness, meta_blueprint
 from app.http.openapi import PATH_TYPES, openapi_blueprint
 from app.http.query import check_query
@@ -107,8 +108,8 @@ def build_app(
 
         init_sentry(settings, SanicIntegration())
 
-    app = Sanic(f"herald_{system.name}", ctx=SimpleNamespace(settings=settings, system=system, booted=False),
-                router=HeadRouter())
+    app = HouseSanic(f"herald_{system.name}", ctx=SimpleNamespace(settings=settings, system=system, booted=False),
+                     router=HeadRouter())
     app.config.HERALD_SYSTEM = system.name
     app.config.ERROR_ENVELOPE = envelope
     app.config.REQUEST_MAX_SIZE = max_body_bytes

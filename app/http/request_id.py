@@ -23,10 +23,13 @@ def _new_prefix() -> None:
 os.register_at_fork(after_in_child=_new_prefix)
 
 
+def new_request_id() -> str:
+    return f"req_{_prefix}{next(_counter) & 0xFFFFFFFFFFFFFFFF:016x}"
+
+
 def request_id(request: Request) -> str:
     """The request's id, made on first use (an error raised during routing still gets one)."""
     value = getattr(request.ctx, "request_id", None)
     if value is None:
-        value = f"req_{_prefix}{next(_counter) & 0xFFFFFFFFFFFFFFFF:016x}"
-        request.ctx.request_id = value
+        value = request.ctx.request_id = new_request_id()
     return value

@@ -21,7 +21,7 @@ from sanic import Blueprint, HTTPResponse, Request, Sanic
 
 from app.http import errors
 from app.http.openapi import NO_CONTENT, Schema, answers
-from app.runtime.collect import service
+from app.runtime.collect import beacon, service
 from app.runtime.collect.schemas import REPLAY_SCHEMA, CollectBatch, parse_collect, parse_replay
 from app.runtime.errors import CredentialRefused
 from models.runtime.stream import EVENTS_STREAM, REPLAY_STREAM
@@ -61,6 +61,8 @@ def install(app: Sanic) -> None:
     @app.before_server_start
     async def publisher(app: Sanic) -> None:
         app.ctx.collect = service.Publisher(app.ctx.redis)
+
+    beacon.install(app)  # the plain, valid beacon taken under Sanic's request handling
 
 
 def _cors(request: Request) -> dict[str, str]:

@@ -206,6 +206,10 @@ class Publisher:
 
     async def publish(self, stream: str, credential: Credential, entry: dict[str, Any], *,
                       replay: bool = False, address: str = "", per_address: int = 0) -> str:
+        return await self.submit(stream, credential, entry, replay=replay, address=address, per_address=per_address)
+
+    def submit(self, stream: str, credential: Credential, entry: dict[str, Any], *,
+               replay: bool = False, address: str = "", per_address: int = 0) -> asyncio.Future:
         loop = asyncio.get_running_loop()
         future = loop.create_future()
         limited = per_address if address else 0
@@ -215,7 +219,7 @@ class Publisher:
         if not self._scheduled:
             self._scheduled = True
             loop.call_soon(self._send_waiting)  # after the other requests read in this turn
-        return await future
+        return future
 
     def _send_waiting(self) -> None:
         self._scheduled = False

@@ -1,0 +1,108 @@
+"""A fast path under Sanic's HTTP/1.1 protocol, for a system's hottest public route.
+
+A system registers a taker for the first bytes of a request line (``register(app, b"POST /collect?k=",
+take)``). When a request arrives whole, in one read, on an idle keep-alive connection and starts
+with those bytes, the taker gets its raw bytes before Sanic parses them, and either
+
+- declines (``None``): the bytes go to Sanic as if there were no fast path; or
+- takes it: it returns the whole answer (``bytes``), or a future of it that may still resolve to
+  ``None``, and then Sanic gets the original bytes after all.
+
+A taker declines everything but the plain, valid, common case: every error, every unusual header,
+every question HTTP leaves open stays with Sanic and the route, so the fast path has no error of its
+own to render and no behaviour a client could tell apart. Answers stay in order on a connection:
+while a taken request waits for its answer, reading pauses and what arrived meanwhile waits too.
+
+Why it exists: the runtime's ``POST /collect`` must accept at least half the rate of a bare Sanic
+handler (issue 20); Sanic's own request and response work for it (the header parser, the ``Request``
+object, middleware, the response object) cost more than the route's own work, and a profile left
+nothing in the route worth the difference (docs/runtime.md "Speed").
+
+Every Herald app is a :class:`HouseSanic`, whose ``prepare`` gives Sanic this protocol (``sanic``'s
+command line, ``herald serve`` and the tests all go through ``prepare``); with no taker registered it
+is Sanic's protocol plus one attribute check a read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from functools import partial
+from typing import Callable, Union
+
+from sanic import Sanic
+from sanic.http import Stage
+from sanic.server.protocols.http_protocol import HttpProtocol
+
+# What a taker returns: None (declined), the answer's bytes, or a future of the bytes (None: declined).
+Answer = Union[bytes, "asyncio.Future[bytes | None]", None]
+Taker = Callable[[Sanic, bytes, str], Answer]  # (app, the request's bytes, the peer's address)
+
+
+def register(app: Sanic, prefix: bytes, taker: Taker) -> None:
+    app.ctx.fast_paths = (*getattr(app.ctx, "fast_paths", ()), (prefix, taker))
+
+
+class FastPathProtocol(HttpProtocol):
+    """Sanic's HTTP/1.1 protocol, with the registered takers offered each whole request first."""
+
+    __slots__ = ("_held",)
+
+    def connection_made(self, transport) -> None:
+        self._held: list[bytes] | None = None  # set while a taken request waits for its answer
+        super().connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self._held is not None:  # answers keep the requests' order
+            self._held.append(data)
+            return
+        takers = getattr(self.app.ctx, "fast_paths", ())
+        http = getattr(self, "_http", None)  # made by the connection's task, which may not have run yet
+        if takers and http is not None and http.stage is Stage.IDLE and not self.recv_buffer:
+            for prefix, taker in takers:
+                if data.startswith(prefix):
+                    answer = taker(self.app, data, self.conn_info.client_ip if self.conn_info else "")
+                    if answer is not None:
+                        self._time = time.monotonic()  # Sanic's keep-alive clock (HttpProtocol._time)
+                        self._answer(data, answer)
+                        return
+                    break
+        super().data_received(data)
+
+    def close_if_idle(self) -> bool:
+        if self._held is not None:  # a taken request is not answered yet: not idle (graceful shutdown waits)
+            return False
+        return super().close_if_idle()
+
+    def _answer(self, data: bytes, answer: Answer) -> None:
+        if isinstance(answer, bytes):
+            self.transport.write(answer)
+            return
+        self._held = []
+        self.transport.pause_reading()
+        answer.add_done_callback(partial(self._answered, data))
+
+    def _answered(self, data: bytes, future: asyncio.Future) -> None:
+        held, self._held = self._held or [], None
+        if self.transport is None or self.transport.is_closing():
+            return
+        self.transport.resume_reading()
+        try:
+            answer = None if future.cancelled() else future.result()
+        except Exception:  # noqa: BLE001 - declined: the route meets the same failure and answers it
+            answer = None
+        if answer is None:
+            super().data_received(data)
+        else:
+            self.transport.write(answer)
+        for chunk in held:
+            self.data_received(chunk)
+
+
+class HouseSanic(Sanic):
+    """Sanic, serving with :class:`FastPathProtocol` unless told another protocol (or websockets)."""
+
+    def prepare(self, *args, **kwargs) -> None:  # type: ignore[override]
+        if kwargs.get("protocol") is None and not self.websocket_enabled:
+            kwargs["protocol"] = FastPathProtocol
+        super().prepare(*args, **kwargs)
