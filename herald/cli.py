@@ -122,7 +122,8 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 
 
 def cmd_consume(args: argparse.Namespace) -> int:
-    argv = consume_argv(["--batch", str(args.batch), "--claim-idle-ms", str(args.claim_idle_ms)])
+    argv = consume_argv(["--batch", str(args.batch), "--claim-idle-ms", str(args.claim_idle_ms),
+                         "--concurrency", str(args.concurrency)])
     os.execv(argv[0], argv)
 
 
@@ -162,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     consume = commands.add_parser("consume", help="run the runtime's analytics stream consumer (worker role)")
     consume.add_argument("--batch", type=int, default=500)
     consume.add_argument("--claim-idle-ms", type=int, default=60_000)
+    consume.add_argument("--concurrency", type=int, default=2, help="consumer loops in the process (default 2)")
     consume.set_defaults(func=cmd_consume)
 
     from herald import admin

@@ -136,6 +136,8 @@ _COLUMNS = ("stream_id", "position", "tenant", "pixel_id", "session", "type", "p
 _TYPES = ("text", "int2", "text", "text", "text", "text", "text", "text", "text", "float8", "float8", "int2", "text",
           "text", "text", "text", "text", "text", "text", "text", "bool", "timestamptz", "timestamptz")
 
+# Rollups and heat cells are upserted in the order of their unique keys, so that two consumers
+# writing at once lock shared rows in the same order: the later one waits, neither deadlocks.
 _RECORD_EVENTS = f"""
 WITH incoming AS (
     SELECT * FROM unnest({", ".join(f"${n}::{kind}[]" for n, kind in enumerate(_TYPES, start=1))})
@@ -162,6 +164,7 @@ WITH incoming AS (
            count(*) FILTER (WHERE type = 'click'), count(*) FILTER (WHERE type = 'scroll'),
            count(*) FILTER (WHERE type = 'custom')
     FROM facets GROUP BY tenant, pixel_id, page, hour, dimension, value
+    ORDER BY tenant, dimension, hour, pixel_id, page, value
     ON CONFLICT (tenant, dimension, hour, pixel_id, page, value) DO UPDATE SET
         events = analytics_rollups.events + EXCLUDED.events,
         pageviews = analytics_rollups.pageviews + EXCLUDED.pageviews,
@@ -181,6 +184,7 @@ WITH incoming AS (
         WHERE traffic = '{HUMAN}' AND (type = 'click' AND x IS NOT NULL AND y IS NOT NULL
                                        OR type = 'scroll' AND depth IS NOT NULL)
     ) cells GROUP BY tenant, pixel_id, page, variant, type, x, y
+    ORDER BY tenant, page, variant, type, pixel_id, x, y
     ON CONFLICT (tenant, page, variant, kind, pixel_id, x, y) DO UPDATE SET
         count = analytics_heat_cells.count + EXCLUDED.count
     RETURNING 1
