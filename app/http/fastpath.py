@@ -32,6 +32,7 @@ from typing import Callable, Union
 
 from sanic import Sanic
 from sanic.http import Stage
+from sanic.log import error_logger
 from sanic.server.protocols.http_protocol import HttpProtocol
 
 # What a taker returns: None (declined), the answer's bytes, or a future of the bytes (None: declined).
@@ -61,7 +62,11 @@ class FastPathProtocol(HttpProtocol):
         if takers and http is not None and http.stage is Stage.IDLE and not self.recv_buffer:
             for prefix, taker in takers:
                 if data.startswith(prefix):
-                    answer = taker(self.app, data, self.conn_info.client_ip if self.conn_info else "")
+                    try:
+                        answer = taker(self.app, data, self.conn_info.client_ip if self.conn_info else "")
+                    except Exception:  # noqa: BLE001 - a bug in a taker: the route answers instead
+                        error_logger.exception("fast path %r failed; the request goes to Sanic", prefix)
+                        answer = None
                     if answer is not None:
                         self._time = time.monotonic()  # Sanic's keep-alive clock (HttpProtocol._time)
                         self._answer(data, answer)
