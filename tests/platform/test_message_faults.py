@@ -171,13 +171,23 @@ async def test_two_relays_at_once_publish_each_row_once(settings):
     relays = [OutboxRelay(broker, None) for broker in brokers]
     try:
         await asyncio.gather(*(relay.drain() for relay in relays))
-        bodies = client.hvals("dramatiq:relaytest.msgs")
+        # A relay marks rows published after it has put them in Redis: once none is left, every
+        # relay that took some (a third one included) is done writing; the list and the hash are
+        # then read in one transaction (CI once read the hash while a third relay was still writing).
+        deadline = time.monotonic() + 20
+        while (await connection.execute_query_dict(
+                "SELECT count(*) AS n FROM outbox WHERE queue = 'relaytest' AND published_at IS NULL"))[0]["n"]:
+            assert time.monotonic() < deadline, "relaytest rows left unpublished"
+            await asyncio.sleep(0.1)
+        reading = client.pipeline(transaction=True)
+        reading.lrange("dramatiq:relaytest", 0, -1)
+        reading.hvals("dramatiq:relaytest.msgs")
+        queued, bodies = reading.execute()
         published = [json.loads(body)["message_id"] for body in bodies]
         # The session's pipeline scheduler (a third relay on the same outbox, when an earlier test
         # started it) may take a few rows into its own Redis database, and our relays may take rows
         # an earlier test left in the outbox for other queues: the queue must hold each of its rows
         # at most once (the list, not the hash, would show a repeat), and every row be published.
-        queued = client.lrange("dramatiq:relaytest", 0, -1)
         assert len(queued) == len(set(queued)) == len(published) == len(set(published))
         assert set(published) <= {message_id_of("platform", row["id"]) for row in rows}
         assert all(relay.published > 0 for relay in relays)
