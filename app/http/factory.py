@@ -108,8 +108,8 @@ def build_app(
 
         init_sentry(settings, SanicIntegration())
 
-    app = HouseSanic(f"herald_{system.name}", ctx=SimpleNamespace(settings=settings, system=system, booted=False),
-                     router=HeadRouter())
+    context = SimpleNamespace(settings=settings, system=system, booted=False)
+    app = HouseSanic(f"herald_{system.name}", ctx=context, router=HeadRouter())
     app.config.HERALD_SYSTEM = system.name
     app.config.ERROR_ENVELOPE = envelope
     app.config.REQUEST_MAX_SIZE = max_body_bytes
