@@ -18,16 +18,14 @@ import asyncio
 import re
 import time
 
-import pydantic
 from sanic import Sanic
 from sanic.compat import Header
 from sanic.headers import parse_forwarded, parse_xforwarded
 
 from app.http import fastpath, metrics
-from app.http.bodies import holds_nul
 from app.http.request_id import new_request_id
 from app.runtime.collect import service
-from app.runtime.collect.schemas import MAX_COLLECT_BYTES, CollectBatch
+from app.runtime.collect.schemas import read_collect
 from app.runtime.errors import CredentialRefused
 from models.runtime.stream import EVENTS_STREAM
 
@@ -55,15 +53,12 @@ def take(app: Sanic, data: bytes, peer: str) -> fastpath.Answer:
         credential = service.open_for(token, origin)
     except CredentialRefused:
         return None
-    if len(body) > MAX_COLLECT_BYTES or holds_nul(body):
-        return None
-    try:
-        batch = CollectBatch.model_validate_json(body)
-    except pydantic.ValidationError:
+    batch = read_collect(body)
+    if batch is None:
         return None
     entry = service.collect_entry(batch, credential, headers.get("user-agent", ""),
                                   service.country_of(headers), service.asn_of(headers))
-    cors = origin if origin and origin != "null" else None
+    cors = service.echoed_origin(origin)
     system = app.config.HERALD_SYSTEM
     if entry is None:
         return _no_content(system, cors, started)

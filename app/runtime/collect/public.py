@@ -66,8 +66,8 @@ def install(app: Sanic) -> None:
 
 
 def _cors(request: Request) -> dict[str, str]:
-    origin = request.headers.get("origin")
-    return {"Access-Control-Allow-Origin": origin, "Vary": "Origin"} if origin and origin != "null" else {}
+    origin = service.echoed_origin(request.headers.get("origin"))
+    return {"Access-Control-Allow-Origin": origin, "Vary": "Origin"} if origin else {}
 
 
 def _limit(request: Request) -> dict:

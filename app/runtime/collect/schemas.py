@@ -52,13 +52,18 @@ def parse_collect(request: Request) -> CollectBatch:
     The one pass accepts no more than ``parse_body`` does: the fields are strings, numbers, booleans
     and flat objects, which strict validation treats alike from JSON and from Python; nesting
     deeper than a property value is a type error; a NUL is checked first, as ``parse_body`` does."""
-    raw = request.body or b""
-    if len(raw) <= MAX_COLLECT_BYTES and not holds_nul(raw):
-        try:
-            return CollectBatch.model_validate_json(raw)
-        except pydantic.ValidationError:
-            pass
-    return parse_body(request, CollectBatch, max_bytes=MAX_COLLECT_BYTES)
+    return read_collect(request.body or b"") or parse_body(request, CollectBatch, max_bytes=MAX_COLLECT_BYTES)
+
+
+def read_collect(raw: bytes) -> CollectBatch | None:
+    """The one pass of :func:`parse_collect`: the batch, or None for a body it refuses (too big, a
+    NUL, invalid), whose error ``parse_body`` then names (the fast path declines it to the route)."""
+    if len(raw) > MAX_COLLECT_BYTES or holds_nul(raw):
+        return None
+    try:
+        return CollectBatch.model_validate_json(raw)
+    except pydantic.ValidationError:
+        return None
 
 
 # The replay body is read without the depth check of strict bodies (a page's DOM snapshot is deep):

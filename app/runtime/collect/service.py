@@ -133,6 +133,11 @@ def open_for(token: str | None, origin: str | None) -> Credential:
     return credential
 
 
+def echoed_origin(origin: str | None) -> str | None:
+    """The Origin an accepted post echoes in Access-Control-Allow-Origin (none for "null")."""
+    return origin if origin and origin != "null" else None
+
+
 def country_of(headers: Any) -> str:
     for name in COUNTRY_HEADERS:
         value = (headers.get(name) or "").strip().upper()
