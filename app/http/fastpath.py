@@ -1,7 +1,7 @@
 """A fast path under Sanic's HTTP/1.1 protocol, for a system's hottest public route.
 
 A system registers a taker for the first bytes of a request line (``register(app, b"POST /collect?k=",
-take)``). When a request arrives whole, in one read, on an idle keep-alive connection and starts
+take)``; the runtime also takes ``b"GET /"`` for its cached published pages). When a request arrives whole, in one read, on an idle keep-alive connection and starts
 with those bytes, the taker gets its raw bytes before Sanic parses them, and either
 
 - declines (``None``): the bytes go to Sanic as if there were no fast path; or
@@ -13,10 +13,14 @@ every question HTTP leaves open stays with Sanic and the route, so the fast path
 own to render and no behaviour a client could tell apart. Answers stay in order on a connection:
 while a taken request waits for its answer, reading pauses and what arrived meanwhile waits too.
 
-Why it exists: the runtime's ``POST /collect`` must accept at least half the rate of a bare Sanic
-handler (issue 20); Sanic's own request and response work for it (the header parser, the ``Request``
-object, middleware, the response object) cost more than the route's own work, and a profile left
-nothing in the route worth the difference (docs/runtime.md "Speed").
+Why it exists: the runtime's ``POST /collect`` and its cached published pages must each answer at
+least half the rate of a bare Sanic handler (issue 20); Sanic's own request and response work for
+them (the header parser, the ``Request`` object, middleware, the response object) cost more than the
+routes' own work, and a profile left nothing in the routes worth the difference (docs/runtime.md
+"Speed").
+
+:func:`read_head` reads a request the way Sanic would and declines, for every taker alike, what a
+taker must never have to think about.
 
 Every Herald app is a :class:`HouseSanic`, whose ``prepare`` gives Sanic this protocol (``sanic``'s
 command line, ``herald serve`` and the tests all go through ``prepare``); with no taker registered it
@@ -26,18 +30,26 @@ is Sanic's protocol plus one attribute check a read.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from functools import partial
-from typing import Callable, Union
+from typing import Callable, Optional, Union
 
 from sanic import Sanic
+from sanic.compat import Header
+from sanic.headers import Options, parse_forwarded, parse_xforwarded
 from sanic.http import Stage
 from sanic.log import error_logger
+from sanic.models.server_types import ConnInfo
 from sanic.server.protocols.http_protocol import HttpProtocol
 
 # What a taker returns: None (declined), the answer's bytes, or a future of the bytes (None: declined).
 Answer = Union[bytes, "asyncio.Future[bytes | None]", None]
-Taker = Callable[[Sanic, bytes, str], Answer]  # (app, the request's bytes, the peer's address)
+Taker = Callable[[Sanic, bytes, Optional[ConnInfo]], Answer]  # (app, the request's bytes, the connection)
+
+HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+PLAIN_VALUE = re.compile(r"[\t\x20-\x7e]*")  # ASCII without control characters: read alike by any decoder
+DECLINED_HEADERS = ("transfer-encoding", "expect", "upgrade")
 
 
 def register(app: Sanic, prefix: bytes, taker: Taker) -> None:
@@ -63,7 +75,7 @@ class FastPathProtocol(HttpProtocol):
             for prefix, taker in takers:
                 if data.startswith(prefix):
                     try:
-                        answer = taker(self.app, data, self.conn_info.client_ip if self.conn_info else "")
+                        answer = taker(self.app, data, self.conn_info)
                     except Exception:  # noqa: BLE001 - a bug in a taker: the route answers instead
                         error_logger.exception("fast path %r failed; the request goes to Sanic", prefix)
                         answer = None
@@ -102,6 +114,37 @@ class FastPathProtocol(HttpProtocol):
             self.transport.write(answer)
         for chunk in held:
             self.data_received(chunk)
+
+
+def read_head(app: Sanic, data: bytes, method: bytes) -> tuple[str, Header, bytes] | None:
+    """(target, headers, body) of a whole ``<method> <target> HTTP/1.1`` request a taker may take, or
+    None. What it gives, Sanic would read the same way (sanic/http/http1.py ``http1_request_header``):
+    names lower-cased, values with leading blanks dropped. Declined for every taker: keep-alive off,
+    a head over Sanic's limit, another HTTP version, an odd or non-ASCII header line, no Host or two,
+    ``Transfer-Encoding``, ``Expect``, ``Upgrade``, and ``Connection`` other than keep-alive."""
+    head, separator, body = data.partition(b"\r\n\r\n")
+    if not separator or len(head) > app.config.REQUEST_MAX_HEADER_SIZE or not app.config.KEEP_ALIVE:
+        return None
+    lines = head.decode("latin-1").split("\r\n")
+    verb, _, rest = lines[0].partition(" ")
+    target, _, version = rest.partition(" ")
+    if verb.encode() != method or version != "HTTP/1.1":
+        return None
+    headers = Header()
+    for line in lines[1:]:
+        name, colon, value = line.partition(":")
+        if not colon or not HEADER_NAME.fullmatch(name) or not PLAIN_VALUE.fullmatch(value):
+            return None
+        headers.add(name.lower(), value.lstrip())
+    if (len(headers.getall("host", [])) != 1 or any(name in headers for name in DECLINED_HEADERS)
+            or [value.lower() for value in headers.getall("connection", ["keep-alive"])] != ["keep-alive"]):
+        return None
+    return target, headers, body
+
+
+def forwarded(app: Sanic, headers: Header) -> Options:
+    """What the proxy headers Sanic's configuration trusts say (Sanic's ``request.forwarded``)."""
+    return parse_forwarded(headers, app.config) or parse_xforwarded(headers, app.config) or {}
 
 
 class HouseSanic(Sanic):

@@ -20,7 +20,7 @@ import time
 
 from sanic import Sanic
 from sanic.compat import Header
-from sanic.headers import parse_forwarded, parse_xforwarded
+from sanic.models.server_types import ConnInfo
 
 from app.http import fastpath, metrics
 from app.http.request_id import new_request_id
@@ -32,9 +32,6 @@ from models.runtime.stream import EVENTS_STREAM
 PREFIX = b"POST /collect?k="
 ROUTE = "/collect"
 TOKEN = re.compile(r"[A-Za-z0-9._-]{1,1024}")  # a credential as the pixel sends it: nothing to unescape
-HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-PLAIN_VALUE = re.compile(r"[\t\x20-\x7e]*")  # ASCII without control characters: read alike by any decoder
-DECLINED_HEADERS = ("transfer-encoding", "expect", "upgrade")
 PUBLISHED = (service.ACCEPTED, service.FULL, service.UNAVAILABLE)  # what the route answers 204
 
 
@@ -42,9 +39,9 @@ def install(app: Sanic) -> None:
     fastpath.register(app, PREFIX, take)
 
 
-def take(app: Sanic, data: bytes, peer: str) -> fastpath.Answer:
+def take(app: Sanic, data: bytes, connection: ConnInfo | None) -> fastpath.Answer:
     started = time.perf_counter()
-    request = _read(data, app.config.REQUEST_MAX_HEADER_SIZE) if app.config.KEEP_ALIVE else None
+    request = _read(app, data)
     if request is None:
         return None
     token, headers, body = request
@@ -63,7 +60,7 @@ def take(app: Sanic, data: bytes, peer: str) -> fastpath.Answer:
     if entry is None:
         return _no_content(system, cors, started)
     per_address = app.ctx.settings.runtime_collect_per_address
-    address = _address(app, headers, peer) if per_address else ""
+    address = _address(app, headers, connection) if per_address else ""
     published = app.ctx.collect.submit(EVENTS_STREAM, credential, entry, address=address,
                                        per_address=per_address)
     answer = asyncio.get_running_loop().create_future()
@@ -80,37 +77,25 @@ def take(app: Sanic, data: bytes, peer: str) -> fastpath.Answer:
     return answer
 
 
-def _read(data: bytes, max_head: int) -> tuple[str, Header, bytes] | None:
-    """(credential, headers, body) of a request the fast path may take, or None. What it takes, Sanic
-    would read the same way (sanic/http/http1.py ``http1_request_header``): names lower-cased, values
-    with leading blanks dropped, keep-alive kept."""
-    head, separator, body = data.partition(b"\r\n\r\n")
-    if not separator or len(head) > max_head:
+def _read(app: Sanic, data: bytes) -> tuple[str, Header, bytes] | None:
+    """(credential, headers, body) of a beacon the fast path may take, or None: the house's reading
+    (fastpath.read_head), a credential with nothing to unescape and a body of its Content-Length."""
+    request = fastpath.read_head(app, data, b"POST")
+    if request is None:
         return None
-    lines = head.decode("latin-1").split("\r\n")
-    target, _, version = lines[0].partition(" ")[2].partition(" ")  # after "POST ", which the prefix fixed
+    target, headers, body = request
     token = target.removeprefix("/collect?k=")
-    if version != "HTTP/1.1" or not TOKEN.fullmatch(token):
-        return None
-    headers = Header()
-    for line in lines[1:]:
-        name, colon, value = line.partition(":")
-        if not colon or not HEADER_NAME.fullmatch(name) or not PLAIN_VALUE.fullmatch(value):
-            return None
-        headers.add(name.lower(), value.lstrip())
     length = headers.getall("content-length", [])
-    if (len(length) != 1 or not length[0].isdigit() or int(length[0]) != len(body) or "host" not in headers
-            or any(name in headers for name in DECLINED_HEADERS)
-            or [value.lower() for value in headers.getall("connection", ["keep-alive"])] != ["keep-alive"]):
+    if (not TOKEN.fullmatch(token) or len(length) != 1 or not length[0].isdigit()
+            or int(length[0]) != len(body)):
         return None
     return token, headers, body
 
 
-def _address(app: Sanic, headers: Header, peer: str) -> str:
+def _address(app: Sanic, headers: Header, connection: ConnInfo | None) -> str:
     """The client's address as the route's ``request.remote_addr or request.ip`` gives it: the proxy
     headers Sanic's configuration trusts, else the peer."""
-    forwarded = parse_forwarded(headers, app.config) or parse_xforwarded(headers, app.config) or {}
-    return str(forwarded.get("for", "")) or peer
+    return str(fastpath.forwarded(app, headers).get("for", "")) or (connection.client_ip if connection else "")
 
 
 def _no_content(system: str, cors: str | None, started: float) -> bytes:
