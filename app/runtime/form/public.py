@@ -100,7 +100,7 @@ async def accept(request: Request, form: dict, values: dict, consent: bool, rese
                                   page_id=page_id, page=page, variant=variant)
     poke(request)
     if page_id and variant:
-        await count(request, clicks.conversion_field(page_id, variant))
+        await count(request.app, clicks.conversion_field(page_id, variant))
     request.ctx.submission = row
     return None
 

@@ -23,12 +23,13 @@ import secrets
 from datetime import datetime, timezone
 from xml.sax.saxutils import escape as xml_escape
 
-from sanic import Blueprint, HTTPResponse, Request
+from sanic import Blueprint, HTTPResponse, Request, Sanic
+from sanic.cookies.response import Cookie
 
 from app.http.openapi import HTML, REDIRECT, Schema, answers
 from app.runtime.collect.service import country_of
 from app.runtime.site import render
-from app.runtime.site.service import choose_destination, site
+from app.runtime.site.service import Resolved, choose_destination, site
 from models.runtime import clicks
 
 log = logging.getLogger("herald.runtime.site")
@@ -61,23 +62,38 @@ PAGE_QUERY = AnyQuery(("utm_source", "utm_medium", "utm_campaign", "utm_term", "
 
 
 def host_of(request: Request) -> str | None:
-    given = request.host or ""  # read once: behind a proxy it is worked out from the forwarding headers
+    return host_named(request.host)  # read once: behind a proxy it is worked out from the forwarding headers
+
+
+def host_named(given: str | None) -> str | None:
+    """The site's host name in a Host value (no port, no trailing dot, lower case), or None when it
+    is not a host name (an IP address, a bracketed IPv6, junk)."""
+    given = given or ""
     host = given.rsplit(":", 1)[0] if not given.startswith("[") else ""
     host = host.strip().rstrip(".").lower()
     return host if len(host) <= 253 and HOST.fullmatch(host) and not host.rsplit(".", 1)[-1].isdigit() else None
 
 
 def visitor_of(request: Request) -> tuple[str, bool]:
-    """The visitor id from the cookie, or a new one (True: the answer must set it)."""
-    found = VISITOR_IN_COOKIES.search(request.headers.get("cookie", ""))
+    return visitor_in(request.headers.get("cookie", ""))
+
+
+def visitor_in(cookies: str) -> tuple[str, bool]:
+    """The visitor id from the Cookie header, or a new one (True: the answer must set it)."""
+    found = VISITOR_IN_COOKIES.search(cookies)
     if found:
         return found.group(1), False
     return secrets.token_urlsafe(16), True
 
 
+def visitor_cookie(visitor: str, scheme: str) -> str:
+    """The Set-Cookie value of the visitor id."""
+    return str(Cookie(VISITOR_COOKIE, visitor, path="/", max_age=VISITOR_MAX_AGE, httponly=True, samesite="Lax",
+                      secure=scheme == "https"))
+
+
 def set_visitor(request: Request, response: HTTPResponse, visitor: str) -> None:
-    response.add_cookie(VISITOR_COOKIE, visitor, path="/", max_age=VISITOR_MAX_AGE, httponly=True, samesite="Lax",
-                        secure=request.scheme == "https")
+    response.headers.add("set-cookie", visitor_cookie(visitor, request.scheme))
 
 
 def not_found() -> HTTPResponse:
@@ -85,10 +101,10 @@ def not_found() -> HTTPResponse:
                         headers={"Cache-Control": "no-store"})
 
 
-async def count(request: Request, field: str) -> None:
+async def count(app: Sanic, field: str) -> None:
     """One click (or A/B view) for the flush to sum to pages; never fails the visitor's answer."""
     try:
-        await request.app.ctx.redis.hincrby(clicks.PENDING, field, 1)
+        await app.ctx.redis.hincrby(clicks.PENDING, field, 1)
     except Exception:  # noqa: BLE001 - Redis away: the count is lost, the visitor still goes on
         log.warning("click count lost (%s): Redis unavailable", field)
 
@@ -118,25 +134,29 @@ async def serve_page(request: Request, slug: str) -> HTTPResponse:
         chosen = choose_destination(destinations, visitor, page["Id"], country=country_of(request.headers),
                                     user_agent=request.headers.get("user-agent", ""))
         if chosen is not None:
-            await count(request, clicks.destination_field(page["Id"], chosen["Id"]))
+            await count(request.app, clicks.destination_field(page["Id"], chosen["Id"]))
             response = HTTPResponse(status=302, headers={"Location": chosen["Url"], "Cache-Control": "no-store"})
             if new_visitor:
                 set_visitor(request, response, visitor)
             return response
     if resolved.variant:
-        await count(request, clicks.view_field(page["Id"], resolved.variant))
-    key = ("html", request.scheme, host)
-    html = resolved.entry.extra.get(key)
+        await count(request.app, clicks.view_field(page["Id"], resolved.variant))
+    html = rendered(resolved, request.scheme, host)
     if html is None:
         pixel = await site(request.app).pixel_tag(page["TenantId"], host)
         html = render.page_html(page, scheme=request.scheme, host=host, variant=resolved.variant,
                                 forms=await forms_of(request, page), pixel=pixel,
                                 pages_url=request.app.ctx.settings.url_of("pages")).encode()
-        resolved.entry.extra[key] = html
+        resolved.entry.extra[("html", request.scheme, host)] = html
     response = HTTPResponse(html, content_type=HTML_TYPE, headers={"Cache-Control": PAGE_CACHE_CONTROL})
     if new_visitor:
         set_visitor(request, response, visitor)
     return response
+
+
+def rendered(resolved: Resolved, scheme: str, host: str) -> bytes | None:
+    """The page's HTML as rendered for this scheme and host, kept with its cache entry (None: not yet)."""
+    return resolved.entry.extra.get(("html", scheme, host))
 
 
 def own_hosts(app) -> frozenset[str]:
@@ -182,7 +202,7 @@ async def redirect(request: Request, slug: str) -> HTTPResponse:
     found = await site(request.app).redirect(host, slug)
     if found is None:
         return not_found()
-    await count(request, clicks.redirect_field(found["Id"]))
+    await count(request.app, clicks.redirect_field(found["Id"]))
     status = found.get("StatusCode") if found.get("StatusCode") in (301, 302, 307, 308) else 302
     return HTTPResponse(status=status, headers={"Location": found["Target"], "Cache-Control": "no-store"})
 

@@ -117,16 +117,38 @@ class Site:
         base = await self.cache.get(("page", host, slug), lambda: self._page(host, slug, ""))
         if base.value is MISSING:
             return None
-        experiment = base.value.get("Experiment")
-        if not experiment or not visitor:
+        variant, key = self._variant_of(base.value, host, slug, visitor)
+        if key is None:
             return Resolved(base.value, None, base)
-        weights = [(item["Id"], int(item["Weight"])) for item in experiment.get("Variantes") or []]
-        variant = assign_variant(experiment["Id"], visitor, weights)
-        key = ("variant", host, slug, experiment["Id"], variant)
         entry = await self.cache.get(key, lambda: self._page(host, slug, visitor))
         if entry.value is MISSING:
             return None
         return Resolved(entry.value, entry.value.get("VariantId") or variant, entry)
+
+    def cached_page(self, host: str, slug: str, visitor: str) -> Resolved | None:
+        """What :meth:`page` answers, when the cache holds it fresh (no call to pages); else None,
+        which also stands for "nothing published there" (the fast path leaves both to the route)."""
+        base = self.cache.peek(("page", host, slug))
+        if base is None or base.value is MISSING:
+            return None
+        variant, key = self._variant_of(base.value, host, slug, visitor)
+        if key is None:
+            return Resolved(base.value, None, base)
+        entry = self.cache.peek(key)
+        if entry is None or entry.value is MISSING:
+            return None
+        return Resolved(entry.value, entry.value.get("VariantId") or variant, entry)
+
+    @staticmethod
+    def _variant_of(page: dict, host: str, slug: str, visitor: str) -> tuple[str | None, tuple | None]:
+        """The visitor's variant of the page's running A/B test and the cache key of its blocks, or
+        (None, None) when no test runs (or there is no visitor to assign)."""
+        experiment = page.get("Experiment")
+        if not experiment or not visitor:
+            return None, None
+        weights = [(item["Id"], int(item["Weight"])) for item in experiment.get("Variantes") or []]
+        variant = assign_variant(experiment["Id"], visitor, weights)
+        return variant, ("variant", host, slug, experiment["Id"], variant)
 
     async def _page(self, host: str, slug: str, visitor: str) -> Any:
         params = {"dominio": host, "slug": slug}
