@@ -13,7 +13,7 @@ from app.runtime.collect import public as collect
 from app.runtime.form import keys as form_keys, public as forms_public, v1 as forms_v1
 from app.runtime.pixel.v1 import bp as pixels_v1
 from app.runtime.replay.v1 import bp as replay_v1
-from app.runtime.site import ab as site_ab, public as site
+from app.runtime.site import ab as site_ab, fastpage, public as site
 from herald.systems import RUNTIME
 
 
@@ -24,5 +24,6 @@ def build() -> Sanic:
     gate.install(app)
     collect.install(app)
     site.install(app)
+    fastpage.install(app)
     form_keys.install(app)
     return app
