@@ -13,6 +13,8 @@ Pages' answers are cached in this process (app/runtime/site/cache.py: 30 s, 5 s 
 10 min stale-if-error). A visitor carries a first-party cookie ``hv`` (a random id; HttpOnly,
 SameSite=Lax, Secure over https), set on the first page view, which keeps its A/B variant and its
 routing destination stable. Form posts to ``/`` and ``/{slug}`` are in app/runtime/form/public.py.
+Once a page is rendered, its plain views are mostly answered by app/runtime/site/fastpage.py with
+these same functions, before Sanic parses the request.
 """
 
 from __future__ import annotations
