@@ -2,10 +2,12 @@
 
 ``install(app)`` wires them into the platform app: a response middleware captures each
 keyed /v1 request into the process's :class:`RequestLogBuffer`; a task writes the buffer in
-batches, redacting on a thread of its own; a graceful stop flushes it. The request never
+batches, building the rows (redaction included) in a process of its own; a graceful stop
+flushes it. The request never
 waits for the log write.
 
-Modules: ``capture`` (the request path), ``buffer`` (the writer), ``body`` (a body read and
+Modules: ``capture`` (the request path), ``buffer`` (the writer), ``builder`` (its row-building
+process), ``body`` (a body read and
 redacted in bounded time), ``tokens`` (JSON one token at a time), ``redaction`` (the rules); and
 reading them back: ``v1`` (GET /v1/logs), ``schemas`` (its query string), ``service`` (the
 queries), ``views`` (the records as the contract writes them).
@@ -48,7 +50,7 @@ def install(app: Sanic) -> None:
     async def stop_request_logs(app: Sanic) -> None:
         await app.cancel_task(TASK, raise_exception=False)
         await buffer.flush()
-        buffer.close()
+        await buffer.close()
 
     @app.on_response(priority=0)
     async def capture_request(request: Request, response: HTTPResponse) -> None:

@@ -3,9 +3,10 @@
 Nothing here runs on the request path. Every FLUSH_SECONDS (sooner when BATCH_ROWS are
 waiting, or WAKE_BYTES of bodies) the flush task turns captured requests into rows (key
 resolution, redaction, error code, message ids) and writes them with one multi-row INSERT per
-BATCH_ROWS rows. Rows of small requests are built on the event loop a slice at a time; rows with
-a long body on a thread of their own; each body is read only as far as it is kept (:mod:`.body`),
-so no request body can hold up the API.
+BATCH_ROWS rows. The rows are built in a process of its own (:mod:`.builder`), so the platform's
+event loop spends its CPU on requests; when that process cannot answer, rows of small requests are
+built on the event loop a slice at a time and rows with a long body on a thread of their own. Each
+body is read only as far as it is kept (:mod:`.body`), so no request body can hold up the API.
 A graceful stop flushes what is left. If the database refuses, rows stay queued and are
 retried; a batch refused FAILURES_BEFORE_DROP times in a row is written one row at a time and
 only the rows still refused are dropped (and logged), so one bad row neither blocks the log nor
@@ -27,6 +28,7 @@ import orjson
 from tortoise import connections
 
 from app.platform.request_log.body import redact_body
+from app.platform.request_log.builder import Builder
 from app.platform.request_log.capture import Captured
 from app.platform.request_log.redaction import REDACTION_VERSION, redact_query, scrub
 from app.platform.message.schemas import IDEMPOTENCY_KEY
@@ -62,6 +64,7 @@ class RequestLogBuffer:
         self.dropped = 0
         self.held_bytes = 0  # bodies of the pending records and ready rows, plus their overhead
         self._executor: ThreadPoolExecutor | None = None
+        self._builder = Builder()
         self._failures = 0
         self._warned_at = 0.0
         self._months: set = set()
@@ -99,8 +102,9 @@ class RequestLogBuffer:
             await self._build()
             await self._write()
 
-    def close(self) -> None:
-        """Lets the building thread go (after the last flush)."""
+    async def close(self) -> None:
+        """Lets the builder process and the building thread go (after the last flush)."""
+        await self._builder.close()
         if self._executor is not None:
             self._executor.shutdown(wait=False)
             self._executor = None
@@ -123,6 +127,14 @@ class RequestLogBuffer:
         self.ready.extend(rows)
 
     async def _build_rows(self, pending: list[Captured], keys: dict[str, tuple[int, str, str, str]]
+                          ) -> list[dict[str, Any]]:
+        try:
+            return await self._builder.build(pending, keys)
+        except Exception:  # noqa: BLE001 - the builder died or cannot start: built here, nothing lost
+            log.exception("request-log builder process failed; building %d rows in this process", len(pending))
+        return await self._build_here(pending, keys)
+
+    async def _build_here(self, pending: list[Captured], keys: dict[str, tuple[int, str, str, str]]
                           ) -> list[dict[str, Any]]:
         """Small records are built on the event loop, SLICE_ROWS at a time with a turn of the loop
         between slices (a thread would contend for the GIL with the loop on every system call the
