@@ -33,6 +33,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bench import delivery, idle, scale, smtp_e2e
+from bench import cpu
 from bench.load import build_request, closed_loop, merge
 from bench.report import machine, markdown, plans_text
 from bench.stage import ROOT, Stage, free_port, say
@@ -68,12 +69,22 @@ class Bench(Stage):
             await closed_loop("127.0.0.1", port, request, args.concurrency, args.warmup, 202)
         per_round = args.seconds / args.rounds
         results: dict[str, list] = {name: [] for name in streams}
+        servers = {name: cpu.server_of(port) for name, (port, _) in streams.items()}
+
+        spent: dict[str, dict[str, float]] = {name: {} for name in streams}
         for round_ in range(args.rounds):
             for name, (port, request) in streams.items():
                 say(f"accept: {name}, round {round_ + 1}/{args.rounds}, concurrency {args.concurrency}, "
                     f"{per_round:.1f}s")
+                before = cpu.sample(servers[name])
                 results[name].append(await closed_loop("127.0.0.1", port, request, args.concurrency, per_round, 202))
+                after = cpu.sample(servers[name])
+                for group in after:
+                    spent[name][group] = spent[name].get(group, 0.0) + after[group] - before[group]
         summary: dict = {name: merge(rounds).summary(202) for name, rounds in results.items()}
+        for name, rounds in results.items():  # where the time goes: CPU per answered request
+            answered = sum(result.requests for result in rounds)
+            summary[name]["cpu_us"] = cpu.per_request({group: 0.0 for group in spent[name]}, spent[name], answered)
         for name in streams:
             if name == "floor":
                 continue

@@ -11,10 +11,20 @@ import psutil
 from bench import idle, smtp_e2e
 
 
+def _cpu(stream: dict) -> str:
+    """Where a request's CPU went (bench/cpu.py), when measured."""
+    spent = stream.get("cpu_us")
+    if not spent:
+        return ""
+    return (f"; CPU a request: server {spent['server_cpu_us']} µs, PostgreSQL {spent['database_cpu_us']} µs, "
+            f"Redis {spent['redis_cpu_us']} µs")
+
+
 def _accept_row(label: str, stream: dict, floor: dict) -> str:
     return (f"| {label} | {stream['rps']} req/s, p50 {stream['p50_ms']} ms, p99 {stream['p99_ms']} ms, "
-            f"errors {stream['errors']} | floor: {floor['rps']} req/s, p50 {floor['p50_ms']} ms, "
-            f"p99 {floor['p99_ms']} ms | **{stream['ratio']}** (median of rounds {stream['round_ratios']}) |")
+            f"errors {stream['errors']}{_cpu(stream)} | floor: {floor['rps']} req/s, p50 {floor['p50_ms']} ms, "
+            f"p99 {floor['p99_ms']} ms{_cpu(floor)} | **{stream['ratio']}** (median of rounds "
+            f"{stream['round_ratios']}) |")
 
 
 def accept_rows(results: dict, concurrency: int) -> list[str]:
