@@ -32,7 +32,7 @@ from models.runtime import clicks
 PREFIX = b"GET /"
 HOME = "/"  # the metrics label of a host's home page (the meta route's pattern)
 QUERY = re.compile(r"[A-Za-z0-9._~%+=&-]*")  # what links carry (utm_*, gclid): read alike by any parser
-HEAD = (b"HTTP/1.1 200 OK\r\ncache-control: " + public.PAGE_CACHE_CONTROL.encode()
+ANSWER_HEAD = (b"HTTP/1.1 200 OK\r\ncache-control: " + public.PAGE_CACHE_CONTROL.encode()
         + b"\r\ncontent-type: " + public.HTML_TYPE.encode() + b"\r\n")
 
 
@@ -92,6 +92,6 @@ def _page_route(app: Sanic, path: str, host: str) -> str | None:
 
 def _ok(html: bytes, cookie: str | None, system: str, route: str, started: float) -> bytes:
     metrics.observe_route(system, "GET", route, 200, started)
-    answer = HEAD + (b"set-cookie: %s\r\n" % cookie.encode("latin-1") if cookie else b"")
+    answer = ANSWER_HEAD + (b"set-cookie: %s\r\n" % cookie.encode("latin-1") if cookie else b"")
     return (answer + b"x-request-id: %s\r\ncontent-length: %d\r\nconnection: keep-alive\r\n\r\n"
             % (new_request_id().encode(), len(html)) + html)

@@ -149,7 +149,7 @@ async def serve_page(request: Request, slug: str) -> HTTPResponse:
         html = render.page_html(page, scheme=request.scheme, host=host, variant=resolved.variant,
                                 forms=await forms_of(request, page), pixel=pixel,
                                 pages_url=request.app.ctx.settings.url_of("pages")).encode()
-        resolved.entry.extra[("html", request.scheme, host)] = html
+        keep_rendered(resolved, request.scheme, host, html)
     response = HTTPResponse(html, content_type=HTML_TYPE, headers={"Cache-Control": PAGE_CACHE_CONTROL})
     if new_visitor:
         set_visitor(request, response, visitor)
@@ -159,6 +159,10 @@ async def serve_page(request: Request, slug: str) -> HTTPResponse:
 def rendered(resolved: Resolved, scheme: str, host: str) -> bytes | None:
     """The page's HTML as rendered for this scheme and host, kept with its cache entry (None: not yet)."""
     return resolved.entry.extra.get(("html", scheme, host))
+
+
+def keep_rendered(resolved: Resolved, scheme: str, host: str, html: bytes) -> None:
+    resolved.entry.extra[("html", scheme, host)] = html
 
 
 def own_hosts(app) -> frozenset[str]:
