@@ -41,6 +41,11 @@ REDACTION_VERSION = 2
 REDACTED = "[REDACTED]"
 JSON_REDACTED = json.dumps(REDACTED)
 MAX_BODY_BYTES = 16 * 1024
+# A body is read for at most this many tokens; the rest is kept as its length and hash.
+MAX_TOKENS = 4096
+# How far past the limit a string is still scrubbed: more than the longest secret the scrubber
+# finds with spaces in it (a 19-digit card number with separators).
+MARGIN = 64
 # No field name we know is this long: the value of a longer one is treated as a secret (and the
 # name is not searched, whatever its length).
 MAX_NAME_CHARS = 256
