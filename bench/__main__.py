@@ -201,7 +201,7 @@ class Bench(Stage):
         spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
         out = RESULTS / f"profile-accept-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.txt"
         recorder = subprocess.Popen([spy, "record", "--pid", str(platform.pid), "--duration", "10", "--format",
-                                     "raw", "--output", str(out), "--nonblocking"],
+                                     "raw", "--output", str(out), "--nonblocking", "--subprocesses", "--rate", "250"],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         await closed_loop("127.0.0.1", self.platform_port, self.request("/v1/emails/send", self.send_body()),
                           self.args.concurrency, 10, 202)

@@ -9,6 +9,7 @@ end with ``\\Z``: ``$`` would also match before a final newline.
 
 from __future__ import annotations
 
+import functools
 import re
 from email.utils import parseaddr
 from typing import Annotated, Any
@@ -70,8 +71,13 @@ def _headers(value: dict[str, str]) -> dict[str, str]:
     return value
 
 
+# A send's Source is parsed twice (validated, then its domain checked), and an account sends from
+# the same few: the standard library's parser is pure Python, so its answers are kept.
+_parsed_address = functools.lru_cache(maxsize=1024)(parseaddr)
+
+
 def _source(value: str) -> str:
-    name, address = parseaddr(value)
+    name, address = _parsed_address(value)
     if not address or not _EMAIL.match(address):
         raise ValueError("not a valid sender address")
     return value
@@ -98,7 +104,7 @@ Tags = dict[str, Annotated[str, Field(max_length=256)]]
 
 
 def sender_address(source: str) -> str:
-    return parseaddr(source)[1].lower()
+    return _parsed_address(source)[1].lower()
 
 
 # --- e-mail -----------------------------------------------------------------------------------
