@@ -71,7 +71,7 @@ def same_as_tokens(text: str, device_tokens: bool = False) -> bool:
     return True
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.sampled_from(["", " ", "\n  ", "\t"]), st.booleans(), st.booleans())
 def test_the_whole_reader_writes_what_the_token_writer_writes(document, space, ascii_only, device_tokens):
     text = write(document, space, ascii_only)

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import AsyncIterator
 
-import httpx
 import pytest
 
 from models.runtime.lead import Submission

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import STRING, reply_of, shape
 from app.platform.api_key.principal import Principal
 from herald.timestamps import iso
 
