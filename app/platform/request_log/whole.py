@@ -122,11 +122,21 @@ def redact_whole(text: str, device_tokens: bool, wanted: frozenset[str]) -> tupl
     return redacted, fields
 
 
-@functools.lru_cache(maxsize=1024)
-def _member(mode: Mode, parent: str, name: str, device_tokens: bool) -> tuple[str, Mode, str]:
-    """A member's name as written, and its value's mode and parent: bodies repeat the same few
-    names, so they are worked out once per process (for at most 1,024 of them at a time)."""
+def _member_worked_out(mode: Mode, parent: str, name: str, device_tokens: bool) -> tuple[str, Mode, str]:
+    """A member's name as written, and its value's mode and parent."""
     return json_text(scrub(name)) + ":", *field_mode(mode, parent, name, device_tokens)
+
+
+# Bodies repeat the same few names: those are worked out once per process (at most 1,024 names of
+# at most CACHED_NAME_CHARS, so what a client sends cannot make the cache hold much).
+CACHED_NAME_CHARS = 64
+_member_cached = functools.lru_cache(maxsize=1024)(_member_worked_out)
+
+
+def _member(mode: Mode, parent: str, name: str, device_tokens: bool) -> tuple[str, Mode, str]:
+    if len(name) <= CACHED_NAME_CHARS:
+        return _member_cached(mode, parent, name, device_tokens)
+    return _member_worked_out(mode, parent, name, device_tokens)
 
 
 def _tokens(value: Any) -> int:
