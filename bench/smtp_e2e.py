@@ -13,7 +13,10 @@ cores, its own Redis and database, a verified sender domain):
 3. latency: an open loop at --rate e-mails a second for --seconds, each from its request to its
    arrival at the SMTP server (p50/p99; bound: p99 under 1 s at 200/s), the gap from the SMTP
    server's accept to `sent` recorded, and the relay lag (outbox commit to enqueue; p95 under
-   100 ms).
+   100 ms);
+4. ceiling: the ratio this machine could reach at most if a delivery cost only its RSA-2048
+   signature (measured here, in OpenSSL) and the local SMTP receiver's CPU, so a ratio is read
+   against what the cores allow.
 
 `python -m bench.smtp_e2e`; `make bench` runs it after its own end-to-end step.
 """
@@ -245,7 +248,35 @@ async def run(processes: int, threads: int, burst_count: int, rate: float, secon
         steady = await latency(stack, rate, seconds)
     ratio = round(throughput["delivered_per_second"] / baseline["messages_per_second"], 3)
     return {"worker_processes": processes, "worker_threads": threads, "noop_baseline": baseline,
-            "throughput": throughput, "ratio_to_noop": ratio, "target_ratio": 0.5, "steady": steady}
+            "throughput": throughput, "ratio_to_noop": ratio, "target_ratio": 0.5, "steady": steady,
+            "ceiling": ceiling(throughput, baseline)}
+
+
+def rsa_sign_ms(signatures: int = 200) -> float:
+    """CPU ms of one RSA-2048 PKCS#1 v1.5 signature in OpenSSL: the step of DKIM that no code of
+    Herald's can make cheaper (providers/dkim_signing.py signs with exactly this)."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    digest = b"\x00" * 32
+    key.sign(digest, padding.PKCS1v15(), hashes.SHA256())
+    started = time.process_time()
+    for _ in range(signatures):
+        key.sign(digest, padding.PKCS1v15(), hashes.SHA256())
+    return round((time.process_time() - started) / signatures * 1000, 3)
+
+
+def ceiling(throughput: dict, baseline: dict) -> dict:
+    """The most the ratio could be on this machine if a delivery cost nothing but its RSA signature
+    and the local SMTP receiver's work (both on the machine's cores, like everything else)."""
+    rsa_ms = rsa_sign_ms()
+    receiver_ms = (throughput.get("cpu_ms_per_message") or {}).get("bench (client + SMTP receiver)", 0.0)
+    cores = os.cpu_count() or 1
+    rate = cores * 1000 / (rsa_ms + receiver_ms)
+    return {"rsa_sign_ms": rsa_ms, "receiver_ms": receiver_ms, "cores": cores,
+            "max_delivered_per_second": round(rate, 1),
+            "max_ratio_to_noop": round(rate / baseline["messages_per_second"], 3)}
 
 
 def rows(results: dict) -> list[str]:
@@ -268,7 +299,11 @@ def rows(results: dict) -> list[str]:
         f"p99 {steady['smtp_to_sent_p99_ms']} ms |",
         f"| relay lag (SMTP run) | p50 {steady['relay_lag_p50_ms']} ms, p95 {steady['relay_lag_p95_ms']} ms | "
         f"p95 bound 100 ms | |",
-    ]
+    ] + ([
+        f"| ceiling of that ratio here: RSA-2048 signature {top['rsa_sign_ms']} ms + SMTP receiver "
+        f"{top['receiver_ms']} ms of CPU a message, nothing else, on {top['cores']} cores | at most "
+        f"{top['max_delivered_per_second']} messages/s | no-op: {noop['messages_per_second']} messages/s | "
+        f"at most {top['max_ratio_to_noop']} |"] if (top := found.get("ceiling")) else [])
 
 
 def main() -> int:
