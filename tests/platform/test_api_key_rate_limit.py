@@ -168,7 +168,7 @@ def test_every_429_describes_its_limit_even_without_a_limiter():
 
 async def test_hits_of_one_turn_share_a_round_trip_and_each_gets_its_own_place(services):
     """120 concurrent hits on a ceiling of 100: exactly 100 admitted, each with its own Remaining,
-    in far fewer script calls than hits (they are counted together, INCRBY n)."""
+    in one round trip for all 127 hits of the turn (they are counted together, INCRBY n)."""
     import redis.asyncio as aioredis
 
     from app.http.ratelimit import RateLimiter
@@ -176,10 +176,18 @@ async def test_hits_of_one_turn_share_a_round_trip_and_each_gets_its_own_place(s
     client = aioredis.Redis.from_url(services.redis_url)
     try:
         limiter = RateLimiter(client, prefix=f"test:rl:{time.time_ns()}")
-        before = (await client.info("commandstats")).get("cmdstat_evalsha", {}).get("calls", 0)
+        # Round trips counted on this limiter itself: the server's command statistics also count the
+        # other test process's requests (18 calls seen once in CI where 1 was made here).
+        round_trips: list[set[str]] = []
+        count = limiter._count
+
+        async def counted(batch):
+            round_trips.append({bucket for bucket, _ in batch})
+            await count(batch)
+
+        limiter._count = counted
         decisions = await asyncio.gather(*(limiter.hit("key:one", 100, 60) for _ in range(120)),
                                          *(limiter.hit("key:two", 5, 60) for _ in range(7)))
-        calls = (await client.info("commandstats")).get("cmdstat_evalsha", {}).get("calls", 0) - before
     finally:
         await client.aclose()
     one, two = decisions[:120], decisions[120:]
@@ -187,4 +195,4 @@ async def test_hits_of_one_turn_share_a_round_trip_and_each_gets_its_own_place(s
     assert sorted(d.remaining for d in one if d.allowed) == list(range(100))
     assert [d.allowed for d in one] == [True] * 100 + [False] * 20  # first come, first admitted
     assert len({d.reset for d in decisions}) == 1
-    assert 1 <= calls <= 10  # other tests may share the server; 127 calls before the batching
+    assert round_trips == [{"key:one", "key:two"}]  # 127 script calls before the batching
