@@ -1,0 +1,110 @@
+"""The accept statement alone: CPU a single send costs PostgreSQL and the calling process, with
+no HTTP in the way. `python -m bench.statement [--shards 8,32] [--rounds 5 --sends 6000 --inflight 16]`
+
+It calls ``service.accept`` (the one-statement path of every ``/v1/*/send``) for one account,
+``--inflight`` at a time, and reports per accept the CPU time of the bench process and of the
+PostgreSQL backends of the bench database, for each counter shard count of ``--shards`` (report
+and usage counters alike), in alternating rounds so that the machine's drift touches each alike.
+The median of the rounds is printed; the rounds themselves follow it. ``--without-report-counters``
+adds a round with the report rollups left out of the statement: an experiment, to size them, not a
+setting (reports need them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import time
+
+import psutil
+
+from bench.stage import Stage, say
+
+
+def backends_cpu(database: str) -> float:
+    total = 0.0
+    for process in psutil.process_iter(["cmdline"]):
+        if database in " ".join(process.info["cmdline"] or ()):
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                continue
+            total += times.user + times.system
+    return total
+
+
+async def run(args: argparse.Namespace) -> dict:
+    stage = Stage(args)
+    stage.services()
+    await stage.prepare_database()
+    from tortoise import connections
+    from tortoise.context import TortoiseContext
+
+    import models.platform.report as report
+    import models.platform.usage as usage
+    from app.platform.api_key.principal import KeyDirectory
+    from app.platform.message import service
+    from app.platform.message.service import Draft, Item
+    from herald.settings import load_settings
+    from models import tortoise_config
+
+    database = stage.env["PLATFORM_DATABASE_URL"].rsplit("/", 1)[1]
+    rollup = service.rollup_sql
+    variants = [f"{shards} shards" for shards in args.shards] + (["no report counters"] if args.without_report_counters
+                                                                  else [])
+    rounds: dict[str, list[dict]] = {variant: [] for variant in variants}
+    try:
+        async with TortoiseContext() as context:
+            await context.init(config=tortoise_config(load_settings(stage.env), ["platform"],
+                                                      pool_max=args.inflight))
+            conn = connections.get("platform")
+            principal = await KeyDirectory().lookup(stage.key)
+            gate = asyncio.Semaphore(args.inflight)
+
+            async def send(index: int) -> None:
+                draft = Draft(f"user{index}@example.com", "to", "Bench <bench@example.com>", "Hello",
+                              {"Text": "hi there"}, None)
+                async with gate:
+                    await service.accept(conn, principal, "email", "email.send", [Item([draft])],
+                                         compare_bodies=False)
+
+            for number in range(args.rounds):
+                for variant in variants:
+                    service.rollup_sql = (lambda *_, **__: "") if variant == "no report counters" else rollup
+                    report.SHARDS = usage.SHARDS = (args.shards[0] if variant == "no report counters"
+                                                    else int(variant.split()[0]))
+                    await asyncio.gather(*(send(index) for index in range(200)))  # warm: plans, pool, rows
+                    cpu, backends, started = time.process_time(), backends_cpu(database), time.monotonic()
+                    await asyncio.gather(*(send(index) for index in range(args.sends)))
+                    seconds = time.monotonic() - started
+                    rounds[variant].append({
+                        "postgres_us": round(1e6 * (backends_cpu(database) - backends) / args.sends),
+                        "bench_process_us": round(1e6 * (time.process_time() - cpu) / args.sends),
+                        "per_second": round(args.sends / seconds)})
+                    say(f"statement: round {number + 1}/{args.rounds}, {variant}: {rounds[variant][-1]}")
+    finally:
+        service.rollup_sql = rollup
+        await stage.drop_database()
+        stage.close()
+        stage.close_services()
+    return {variant: {"median": {name: statistics.median(found[name] for found in found_rounds)
+                                 for name in ("postgres_us", "bench_process_us", "per_second")},
+                      "rounds": found_rounds}
+            for variant, found_rounds in rounds.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shards", type=lambda text: [int(part) for part in text.split(",")], default=[32],
+                        help="counter shard counts to compare, e.g. 8,32")
+    parser.add_argument("--without-report-counters", action="store_true")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--sends", type=int, default=6000)
+    parser.add_argument("--inflight", type=int, default=16)
+    print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
+
+
+if __name__ == "__main__":
+    main()
