@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timezone
+from functools import lru_cache
 
 from tortoise import fields
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -21,7 +22,8 @@ COUNTERS = (*SEND_COUNTERS, "api_calls")
 
 
 def period_of(moment: datetime | None = None) -> str:
-    return (moment or datetime.now(timezone.utc)).strftime("%Y-%m")
+    moment = moment or datetime.now(timezone.utc)
+    return f"{moment.year:04d}-{moment.month:02d}"  # strftime("%Y-%m"), without its time tuple: every send asks
 
 
 class UsageCounter(Model):
@@ -50,16 +52,21 @@ def upsert_sql(deltas: dict[str, int], *, tenant: str = "$1", period: str = "$2"
     for name in deltas:
         if name not in COUNTERS:
             raise ValueError(f"unknown usage counter {name}")
-    names = [name for name in COUNTERS if deltas.get(name)]
+    names = tuple(name for name in COUNTERS if deltas.get(name))
+    return _upsert_text(names, tenant, period, first), [random.randrange(SHARDS),
+                                                        *(deltas.get(name, 0) for name in COUNTERS)]
+
+
+@lru_cache(maxsize=64)
+def _upsert_text(names: tuple[str, ...], tenant: str, period: str, first: int) -> str:
     sends = any(name in SEND_COUNTERS for name in names)
     updates = ", ".join(f"{name} = usage_counters.{name} + EXCLUDED.{name}" for name in names)
     if sends:
         updates += ", updated_at = now()"
     values = ", ".join([tenant, period, *(f"${first + index}" for index in range(1 + len(COUNTERS)))])
-    sql = (f"INSERT INTO usage_counters (tenant_id, period, shard, {', '.join(COUNTERS)}, updated_at) "
-           f"VALUES ({values}, {'now()' if sends else 'NULL'}) "
-           f"ON CONFLICT (tenant_id, period, shard) DO UPDATE SET {updates}")
-    return sql, [random.randrange(SHARDS), *(deltas.get(name, 0) for name in COUNTERS)]
+    return (f"INSERT INTO usage_counters (tenant_id, period, shard, {', '.join(COUNTERS)}, updated_at) "
+            f"VALUES ({values}, {'now()' if sends else 'NULL'}) "
+            f"ON CONFLICT (tenant_id, period, shard) DO UPDATE SET {updates}")
 
 
 async def increment(connection: BaseDBAsyncClient, tenant_id: int, period: str, **deltas: int) -> None:

@@ -18,6 +18,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -181,13 +182,18 @@ def _write_sql(principal: Principal, channel: str, period: str, rows: list[tuple
     params = [principal.tenant_pk, channel, principal.mode, principal.key_pk, *columns.values(), period]
     usage_sql, usage_params = upsert_sql({COUNTER_OF[channel]: len(rows)}, tenant="$1", period=f"${len(params)}",
                                          first=len(params) + 1)
+    return _write_text(channel, usage_sql, gate), params + usage_params
+
+
+@lru_cache(maxsize=64)
+def _write_text(channel: str, usage_sql: str, gate: str) -> str:
+    """:func:`_write_sql`'s SQL, the same for every call of one shape (a few kilobytes: built once)."""
     if gate:
         # Counted only when the messages are written: VALUES (...) becomes SELECT ... WHERE.
         head, _, rest = usage_sql.partition(" VALUES (")
         values, _, conflict = rest.rpartition(") ON CONFLICT ")
         usage_sql = f"{head} SELECT {values} WHERE EXISTS (SELECT 1 FROM m) ON CONFLICT {conflict}"
-    params += usage_params
-    sql = (
+    return (
         "m AS (INSERT INTO messages (public_id, tenant_id, channel, status, mode, api_key_id, recipient, "
         "recipient_role, sender, subject, content, tags, idempotency_key, template, next_attempt_at, attempts, "
         "created_at, updated_at) "
@@ -209,7 +215,6 @@ def _write_sql(principal: Principal, channel: str, period: str, rows: list[tuple
         + fanout_sql("wh_source")
         + rollup_sql("m")
     )
-    return sql, params
 
 
 async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, period: str,
@@ -232,6 +237,36 @@ def _listed(value: Any) -> list:
     if value is None:
         return []
     return json.loads(value) if isinstance(value, str) else list(value)
+
+
+@lru_cache(maxsize=64)
+def _accept_one_text(body: str, first: int, keyed: bool) -> str:
+    """:func:`_accept_one`'s SQL around the write ``body`` (:func:`_write_sql`): the blocklist's
+    candidates bind to ``$first`` and ``$first + 1``, then (``keyed``) the claim's five values."""
+    sql = (f"WITH blocked AS (SELECT DISTINCT e.kind, e.value FROM block_entries e JOIN unnest(${first}::text[], "
+           f"${first + 1}::text[]) AS c(kind, value) ON e.kind = c.kind AND e.value = c.value), ")
+    if not keyed:
+        sql += "go AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM blocked)), "
+        tail = ", NULL AS message_ids, NULL AS body_hash, true AS ours"
+    else:
+        at = first + 2
+        expired = "r.expires_at < now()"
+        sql += (
+            "claim AS (INSERT INTO idempotency_records AS r (tenant_id, mode, operation, key, body_hash, message_ids, "
+            f"created_at, expires_at) SELECT $1, $3, ${at}, ${at + 1}, ${at + 2}, ${at + 3}::jsonb, now(), "
+            f"now() + make_interval(hours => ${at + 4}) WHERE NOT EXISTS (SELECT 1 FROM blocked) "
+            "ON CONFLICT (tenant_id, mode, operation, key) DO UPDATE SET "
+            f"body_hash = CASE WHEN {expired} THEN EXCLUDED.body_hash ELSE r.body_hash END, "
+            f"message_ids = CASE WHEN {expired} THEN EXCLUDED.message_ids ELSE r.message_ids END, "
+            f"created_at = CASE WHEN {expired} THEN now() ELSE r.created_at END, "
+            f"expires_at = CASE WHEN {expired} THEN EXCLUDED.expires_at ELSE r.expires_at END "
+            f"RETURNING r.message_ids, r.body_hash, r.message_ids = ${at + 3}::jsonb AS ours), "
+            "go AS (SELECT 1 FROM claim WHERE ours), "
+        )
+        tail = (", (SELECT message_ids FROM claim) AS message_ids, (SELECT body_hash FROM claim) AS body_hash, "
+                "COALESCE((SELECT ours FROM claim), false) AS ours")
+    return sql + body + (" SELECT (SELECT array_agg(kind) FROM blocked) AS blocked_kinds, "
+                         "(SELECT array_agg(value) FROM blocked) AS blocked_values" + tail)
 
 
 async def _accept_one(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, item: Item, *,
@@ -257,31 +292,9 @@ async def _accept_one(conn: BaseDBAsyncClient, principal: Principal, channel: st
     first = len(params) + 1
     params += [[kind for found in pairs.values() for kind, _ in found],
                [value for found in pairs.values() for _, value in found]]
-    sql = (f"WITH blocked AS (SELECT DISTINCT e.kind, e.value FROM block_entries e JOIN unnest(${first}::text[], "
-           f"${first + 1}::text[]) AS c(kind, value) ON e.kind = c.kind AND e.value = c.value), ")
-    if key is None:
-        sql += "go AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM blocked)), "
-        tail = ", NULL AS message_ids, NULL AS body_hash, true AS ours"
-    else:
-        at = len(params) + 1
+    if key is not None:
         params += [operation, key, item.body_hash, json.dumps(ids), WINDOW_HOURS]
-        expired = "r.expires_at < now()"
-        sql += (
-            "claim AS (INSERT INTO idempotency_records AS r (tenant_id, mode, operation, key, body_hash, message_ids, "
-            f"created_at, expires_at) SELECT $1, $3, ${at}, ${at + 1}, ${at + 2}, ${at + 3}::jsonb, now(), "
-            f"now() + make_interval(hours => ${at + 4}) WHERE NOT EXISTS (SELECT 1 FROM blocked) "
-            "ON CONFLICT (tenant_id, mode, operation, key) DO UPDATE SET "
-            f"body_hash = CASE WHEN {expired} THEN EXCLUDED.body_hash ELSE r.body_hash END, "
-            f"message_ids = CASE WHEN {expired} THEN EXCLUDED.message_ids ELSE r.message_ids END, "
-            f"created_at = CASE WHEN {expired} THEN now() ELSE r.created_at END, "
-            f"expires_at = CASE WHEN {expired} THEN EXCLUDED.expires_at ELSE r.expires_at END "
-            f"RETURNING r.message_ids, r.body_hash, r.message_ids = ${at + 3}::jsonb AS ours), "
-            "go AS (SELECT 1 FROM claim WHERE ours), "
-        )
-        tail = (", (SELECT message_ids FROM claim) AS message_ids, (SELECT body_hash FROM claim) AS body_hash, "
-                "COALESCE((SELECT ours FROM claim), false) AS ours")
-    sql += body + (" SELECT (SELECT array_agg(kind) FROM blocked) AS blocked_kinds, "
-                   "(SELECT array_agg(value) FROM blocked) AS blocked_values" + tail)
+    sql = _accept_one_text(body, first, key is not None)
     [row] = await conn.execute_query_dict(sql, params)
     if row["blocked_kinds"]:
         hits = set(zip(row["blocked_kinds"], row["blocked_values"]))
