@@ -1,11 +1,12 @@
-"""Keeping the work tables small: published outbox rows and expired idempotency records go, and the
-report counters' shards of closed hours and days fold into one row."""
+"""Keeping the work tables small: published outbox rows and expired idempotency records go, the
+report counters' shards of closed hours fold into one row, and closed days into the daily counters."""
 
 from __future__ import annotations
 
 from tortoise import connections
+from tortoise.transactions import in_transaction
 
-from models.platform.report import compact_sql
+from models.platform.report import compact_sql, fold_days
 from schedules.jobs import job
 
 
@@ -39,5 +40,8 @@ async def compact_report_counters(runtime) -> None:
     platform = connections.get("platform")
     await platform.execute_query(compact_sql("report_counters", "hour",
                                              "date_trunc('hour', now(), 'UTC') - interval '1 hour'"))
+    # Daily rows in shards were written by the transitions before migration 0014; the fold writes shard 0.
     await platform.execute_query(compact_sql("report_daily_counters", "day",
                                              "date_trunc('day', now(), 'UTC') - interval '1 day'"))
+    async with in_transaction("platform") as connection:
+        await fold_days(connection)

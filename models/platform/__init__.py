@@ -16,7 +16,7 @@ from models.platform.outbox import OutboxEntry
 from models.platform.platform_alert import PlatformAlertEvent, PlatformAlertRule
 from models.platform.provider_config import ProviderConfig
 from models.platform.registration import AccessRequest, DomainClaim
-from models.platform.report import ReportCounter, ReportDailyCounter
+from models.platform.report import ReportCounter, ReportDailyCounter, ReportDailyFold
 from models.platform.request_log import RequestLog
 from models.platform.staff import StaffMember, SupportMarker
 from models.platform.support_session import SupportSession
@@ -26,7 +26,7 @@ from models.platform.usage import UsageCounter
 from models.platform.webhook import WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent
 
 __all__ = ["ApiKey", "IdempotencyRecord", "Message", "MessageEvent", "OutboxEntry", "SenderDomain", "Suppression",
-           "Tenant", "UsageCounter", "Template", "ReportCounter", "ReportDailyCounter", "Device", "DomainCheck", "ProviderConfig", "RequestLog",
+           "Tenant", "UsageCounter", "Template", "ReportCounter", "ReportDailyCounter", "ReportDailyFold", "Device", "DomainCheck", "ProviderConfig", "RequestLog",
            "WebhookAttempt", "WebhookDelivery", "WebhookEndpoint", "WebhookEvent", "ApiIdempotencyRecord", "TenantFlag",
            "Invitation", "Membership", "AccessRequest", "DomainClaim", "SupportSession",
            "AdminAudit", "BlockEntry", "BlockSuggestion", "DatacenterAsn", "StaffMember", "SupportMarker",

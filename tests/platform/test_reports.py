@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import date, datetime, timedelta, timezone
+from datetime import time as dt_time
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.dashboard import new_account, signed_in_member
@@ -317,3 +318,59 @@ async def test_sharded_counters_are_summed_and_compaction_keeps_every_count(dash
     for table in ("report_counters", "report_daily_counters"):
         rows = await conn.execute_query_dict(f"SELECT shard, count FROM {table} WHERE tenant_id = $1", [tenant.id])
         assert rows == [{"shard": 0, "count": 36}], (table, rows)
+
+
+async def test_closed_days_are_folded_into_the_daily_counters_and_read_alike(dashboard, identity):
+    """Transitions write the hourly counters only. The fold replaces each closed day's daily rows
+    by the sums of its hours (every shard) and moves the boundary; reports read the days after the
+    boundary by the hour, so they answer the same before and after, and a second fold changes nothing."""
+    from tortoise import connections
+    from tortoise.transactions import in_transaction
+
+    from models.platform.report import fold_days
+    from models.platform.tenant import Tenant
+
+    account, headers = await owner_and_account(dashboard, identity, "repfold")
+    tenant = await Tenant.get(public_id=account["Id"])
+    conn = connections.get("platform")
+    [boundary] = await conn.execute_query_dict("SELECT before FROM report_daily_folds WHERE id = 1")
+    assert boundary["before"].astimezone(timezone.utc).timetz() == dt_time(0, tzinfo=timezone.utc)  # a UTC midnight
+    # Days of June 2025, which only this test writes: hours in shards, and a stale daily row to be replaced.
+    for at, shard, count in ((datetime(2025, 6, 1, 10, tzinfo=timezone.utc), 0, 2),
+                             (datetime(2025, 6, 1, 23, tzinfo=timezone.utc), 5, 3),
+                             (datetime(2025, 6, 2, 0, tzinfo=timezone.utc), 1, 4)):
+        await conn.execute_query(
+            "INSERT INTO report_counters (tenant_id, mode, hour, channel, status, template, shard, count) "
+            "VALUES ($1, 'live', $2, 'sms', 'queued', 'fold', $3, $4)", [tenant.id, at, shard, count])
+    await conn.execute_query(
+        "INSERT INTO report_daily_counters (tenant_id, mode, day, channel, status, template, shard, count) "
+        "VALUES ($1, 'live', '2025-06-01T00:00:00Z', 'sms', 'queued', 'fold', 3, 1000)", [tenant.id])
+
+    async def accepted() -> list[int]:
+        found = []
+        for window in ({"from": "2025-06-01", "to": "2025-06-01"}, {"from": "2025-06-02", "to": "2025-06-02"},
+                       {"from": "2025-06-01", "to": "2025-06-02"}, {"from": "2025-06-01T20:00:00Z", "to": "2025-06-02"}):
+            body = (await dashboard.get("/api/reports/overview", params=window, headers=headers)).json()
+            found.append(body["Totals"]["Accepted"])
+        return found
+
+    async def fold() -> None:
+        async with in_transaction("platform") as connection:
+            await fold_days(connection, upto="'2025-06-03T00:00:00Z'::timestamptz")
+
+    try:
+        await conn.execute_query("UPDATE report_daily_folds SET before = '2025-06-01T00:00:00Z' WHERE id = 1")
+        assert await accepted() == [5, 4, 9, 7]  # nothing folded: by the hour, the stale daily row unread
+        await fold()
+        rows = await conn.execute_query_dict(
+            "SELECT day, shard, count FROM report_daily_counters WHERE tenant_id = $1 ORDER BY day", [tenant.id])
+        assert [(row["day"].day, row["shard"], row["count"]) for row in rows] == [(1, 0, 5), (2, 0, 4)]
+        [moved] = await conn.execute_query_dict("SELECT before FROM report_daily_folds WHERE id = 1")
+        assert moved["before"] == datetime(2025, 6, 3, tzinfo=timezone.utc)
+        assert await accepted() == [5, 4, 9, 7]
+        await fold()  # the boundary is already there: nothing moves
+        assert await accepted() == [5, 4, 9, 7]
+        rows = await conn.execute_query_dict("SELECT count FROM report_daily_counters WHERE tenant_id = $1", [tenant.id])
+        assert sorted(row["count"] for row in rows) == [4, 5]
+    finally:
+        await conn.execute_query("UPDATE report_daily_folds SET before = $1 WHERE id = 1", [boundary["before"]])

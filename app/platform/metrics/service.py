@@ -1,8 +1,8 @@
 """Platform metrics: rules only, read from the rollups, never a scan of every message.
 
 - traffic per channel over a window: the sums of ``report_counters``/``report_daily_counters``
-  across every account (live mode), the window's whole days from the daily table and its partial
-  first and last days from the hourly one, as app/platform/report/service.py reads one account's;
+  across every account (live mode), the window's folded whole days from the daily table and the rest
+  from the hourly one, as app/platform/report/service.py reads one account's;
 - accounts by status: one count over ``tenants``;
 - queue depths: messages waiting (``queued``) and ``sending`` per channel, on the index
   ``messages (status, updated_at)``, and the outbox rows not yet relayed;
@@ -21,15 +21,15 @@ from app.platform.report.window import Window
 from models.platform.report import Counted
 
 ALL_CHANNELS = (*CHANNELS, "whatsapp")
-_ROWS = ("SELECT channel, status, count FROM {table} WHERE mode = 'live' AND {at} >= ${low} AND {at} < ${high}")
+_ROWS = ("SELECT channel, status, count FROM {table} WHERE mode = 'live' AND {at} >= ${low} AND {at} < ${high}{fold}")
 
 
 def _source(span: Window) -> tuple[str, list[Any]]:
     params: list[Any] = []
     branches = []
-    for table, at, low, high in ranges(span):
+    for table, at, low, high, fold in ranges(span):
         params.extend((low, high))
-        branches.append(_ROWS.format(table=table, at=at, low=len(params) - 1, high=len(params)))
+        branches.append(_ROWS.format(table=table, at=at, low=len(params) - 1, high=len(params), fold=fold))
     return "(" + " UNION ALL ".join(branches) + ") AS c", params
 
 

@@ -1,7 +1,8 @@
 """Reports: sums of the rollup counters (models/platform/report.py) of one account's live traffic.
 
-Every query reads the window's whole days from ``report_daily_counters`` and its partial first
-and last days (or, by the hour, everything) from ``report_counters``, each on its unique index
+Every query reads the window's whole days from ``report_daily_counters`` as far as they are folded
+(``report_daily_folds``), and the rest, its partial first and last days and the days not folded yet
+(or, by the hour, everything), from ``report_counters``, each on its unique index
 (account, mode, day or hour, ...): the cost follows the days (hours) x channels x statuses x
 templates with traffic, never the number of messages (:func:`counters`). The channels reported are
 ``email``, ``sms`` and ``push`` (the contract's, always present) and ``whatsapp`` (Herald's fourth
@@ -25,7 +26,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
 from app.platform.report.window import Window
-from models.platform.report import Counted
+from models.platform.report import FOLDED_BEFORE, Counted
 
 CHANNELS = ("email", "sms", "push")  # the contract's channels (the operator's metrics add WhatsApp themselves)
 REPORTED = (*CHANNELS, "whatsapp")  # the channels of the account's reports
@@ -41,7 +42,9 @@ TOP_CAP = 50
 
 _CHANNELS_SQL = ", ".join(f"'{channel}'" for channel in REPORTED)
 _ROWS = (f"SELECT {{at}} AS at, channel, status, template, count FROM {{table}} WHERE tenant_id = $1 "
-         f"AND mode = '{MODE}' AND channel IN ({_CHANNELS_SQL}) AND {{at}} >= ${{low}} AND {{at}} < ${{high}}")
+         f"AND mode = '{MODE}' AND channel IN ({_CHANNELS_SQL}) AND {{at}} >= ${{low}} AND {{at}} < ${{high}}{{fold}}")
+# The whole days of a window: those folded from the daily counters, the others from the hourly ones.
+FOLDED = {"report_daily_counters": f" AND day < {FOLDED_BEFORE}", "report_counters": f" AND hour >= {FOLDED_BEFORE}"}
 
 
 def _hour_floor(moment: datetime) -> datetime:
@@ -52,20 +55,23 @@ def _day_floor(moment: datetime) -> datetime:
     return _hour_floor(moment).replace(hour=0)
 
 
-def ranges(span: Window, *, hourly_only: bool = False) -> list[tuple[str, str, datetime, datetime]]:
-    """Where a window's counts are read, as ``(table, time column, from, to)``: its whole days from
-    the daily table, its partial first and last days from the hourly one (``hourly_only``: the
-    hourly one throughout). Shared by the account's reports and the operator's metrics."""
+def ranges(span: Window, *, hourly_only: bool = False) -> list[tuple[str, str, datetime, datetime, str]]:
+    """Where a window's counts are read, as ``(table, time column, from, to, SQL condition)``: its
+    whole days from the daily table as far as they are folded and from the hourly one after that
+    (the condition, :data:`FOLDED`, splits them at the boundary, read by the query itself), its
+    partial first and last days from the hourly one (``hourly_only``: the hourly one throughout).
+    Shared by the account's reports and the operator's metrics."""
     start, end = _hour_floor(span.start), span.end
     first_day = _day_floor(start) if _day_floor(start) == start else _day_floor(start) + timedelta(days=1)
     last_day = _day_floor(end)
     if hourly_only or first_day >= last_day:
-        return [("report_counters", "hour", start, end)]
-    found = [("report_daily_counters", "day", first_day, last_day)]
+        return [("report_counters", "hour", start, end, "")]
+    found = [(table, at, first_day, last_day, FOLDED[table])
+             for table, at in (("report_daily_counters", "day"), ("report_counters", "hour"))]
     if start < first_day:
-        found.append(("report_counters", "hour", start, first_day))
+        found.append(("report_counters", "hour", start, first_day, ""))
     if last_day < end:
-        found.append(("report_counters", "hour", last_day, end))
+        found.append(("report_counters", "hour", last_day, end, ""))
     return found
 
 
@@ -75,9 +81,9 @@ def counters(tenant_pk: int, span: Window, *, hourly_only: bool = False, by_day:
     ``by_day`` the hourly rows' ``at`` is their day (UTC), so every row's ``at`` is a day bucket."""
     params: list[Any] = [tenant_pk]
     branches = []
-    for table, at, low, high in ranges(span, hourly_only=hourly_only):
+    for table, at, low, high, fold in ranges(span, hourly_only=hourly_only):
         params.extend((low, high))
-        sql = _ROWS.format(at=at, table=table, low=len(params) - 1, high=len(params))
+        sql = _ROWS.format(at=at, table=table, low=len(params) - 1, high=len(params), fold=fold)
         if by_day and at == "hour":
             sql = sql.replace("SELECT hour AS at", "SELECT date_trunc('day', hour, 'UTC') AS at", 1)
         branches.append(sql)
