@@ -238,3 +238,18 @@ def test_each_row_carries_the_version_that_redacted_it():
     assert json.loads(row["request_body"]) == {"Subject": mark("s"), "IdempotencyKey": "idem-7",
                                                "Note": REDACTED}
     assert row["idempotency_key"] == "idem-7" and row["message_ids"] == '["msg_1"]'
+
+
+def test_a_batch_takes_one_read_of_randomness_and_each_row_its_own_id():
+    from app.platform.request_log.buffer import build_rows
+    from models.platform.request_log import created_at_of
+
+    principal = Principal(1, "key_1", "k", ("email:send",), "live", False, False, 7, "tnt_1", "T", "active", "",
+                          None)
+    moments = [datetime(2026, 11, 24, 2, 40, second, tzinfo=timezone.utc) for second in range(5)]
+    records = [Captured(moment, 1.0, "GET", "/v1/emails", "/v1/emails", (), None, 200, principal, None, None,
+                        f"req_{index}", "0" * 32, b"", b"{}") for index, moment in enumerate(moments)]
+    ids = [row["id"] for row in build_rows(records, {})]
+    assert len(set(ids)) == 5 and all(len(log_id) == len(ids[0]) for log_id in ids)
+    assert [created_at_of(log_id) for log_id in ids] == moments
+    assert len({log_id[-10:] for log_id in ids}) == 5  # the random parts: one slice of the read each
