@@ -39,7 +39,8 @@ test: install-test
 bench: install-test
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
-# 10,000 e-mails over SMTP through worker kills, a Redis and a platform restart (bench/chaos.py);
+# 10,000 messages of the four channels (SMTP, Twilio, FCM and WhatsApp Cloud to local servers)
+# through worker kills, a Redis and a platform restart (bench/chaos.py);
 # not part of `make test` (tests/platform/test_message_faults.py is its bounded version).
 chaos: install-test
 	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)

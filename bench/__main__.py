@@ -12,6 +12,8 @@ in the same run on the same machine.
    (bench/scale.py);
 7. through SMTP: live e-mail with DKIM to a local SMTP server, delivered rate against the no-op
    rate with the same worker processes, p99 at the offered rate, relay lag (bench/smtp_e2e.py);
+   and through the HTTP providers (Twilio, FCM, WhatsApp Cloud) against local servers, each
+   channel's delivered rate against the no-op rate (bench/providers_e2e.py);
 8. idle: `herald up` with no traffic, the CPU of every process (bench/idle.py).
 
 Uses DATABASE_URL / REDIS_URL when set, else starts the embedded servers. Creates its own
@@ -32,7 +34,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import delivery, idle, scale, smtp_e2e
+from bench import delivery, idle, providers_e2e, scale, smtp_e2e
 from bench import cpu
 from bench.load import build_request, closed_loop, merge
 from bench.report import machine, markdown, plans_text
@@ -159,6 +161,8 @@ class Bench(Stage):
             results["end_to_end"] = await delivery.end_to_end(self)
             if not self.args.skip_smtp:  # bench/smtp_e2e.py: through SMTP + DKIM, its own stack
                 results["smtp_e2e"] = await smtp_e2e.run(os.cpu_count() or 1, 8, 3000, self.args.rate, 20)
+            if not self.args.skip_providers:  # bench/providers_e2e.py: SMS, push, WhatsApp, its own stack
+                results["providers_e2e"] = await providers_e2e.run(os.cpu_count() or 1, 8, 2000)
         if not self.args.skip_pages:  # bench/pages.py: the TLS ask's p50/p99 against a pages server
             from bench import pages
             results["pages_tls"] = await pages.run(self)
@@ -219,6 +223,8 @@ def main() -> int:
     parser.add_argument("--e2e-seconds", type=float, default=30)
     parser.add_argument("--skip-e2e", action="store_true")
     parser.add_argument("--skip-smtp", action="store_true", help="skip end to end through SMTP (bench/smtp_e2e.py)")
+    parser.add_argument("--skip-providers", action="store_true",
+                        help="skip end to end through the HTTP providers (bench/providers_e2e.py)")
     parser.add_argument("--skip-idle", action="store_true", help="skip idle `herald up` CPU (bench/idle.py)")
     parser.add_argument("--skip-pages", action="store_true", help="skip the TLS ask bench (bench/pages.py)")
     parser.add_argument("--skip-runtime", action="store_true", help="skip the runtime bench (bench/runtime.py)")

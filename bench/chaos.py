@@ -1,8 +1,11 @@
-"""`make chaos` (`python -m bench.chaos`): e-mails through faults, nothing lost.
+"""`make chaos` (`python -m bench.chaos`): messages of the four channels through faults, nothing lost.
 
-Sends --messages e-mails (10,000) at a steady --rate through `POST /v1/emails/send` with a live
-key, from a verified sender domain, delivered over SMTP with DKIM to a local aiosmtpd receiver
-that counts every message it accepts by Message-ID. Meanwhile: --kills SIGKILLs of a worker
+Sends --messages messages (10,000) at a steady --rate, taking --channels in turn (e-mail, SMS, push,
+WhatsApp: `POST /v1/<channel>/send`, one recipient each) with a live key. E-mail goes from a verified
+sender domain over SMTP with DKIM to a local aiosmtpd receiver that counts every message it accepts
+by Message-ID; SMS, push and WhatsApp go through the platform's Twilio, FCM and WhatsApp Cloud
+providers to local servers speaking those protocols (bench/http_receiver.py, the provider tests'
+server), which count every call by its recipient (each message has its own). Meanwhile: --kills SIGKILLs of a worker
 process (one Dramatiq worker process; its `dramatiq` parent then stops the others and exits, as
 in production), one Redis restart and one platform HTTP restart.
 
@@ -40,6 +43,7 @@ import psutil
 
 from herald.cli import scheduler_argv, serve_argv, worker_argv
 from herald.settings import load_settings, replace_database
+from bench.http_receiver import HttpReceiver, provider_env
 from bench.receiver import Receiver
 from bench.stage import free_port
 from herald.supervisor import Child, Supervisor
@@ -99,7 +103,34 @@ class RedisRole:
         self.process.wait(30)
 
 
-async def _send_all(url: str, key: str, sender: str, count: int, rate: float, accepted: dict) -> None:
+CHANNELS = ("email", "sms", "push", "whatsapp")
+SCOPES = {"email": "email:send,email:read", "sms": "sms:send", "push": "push:send", "whatsapp": "whatsapp:send"}
+
+
+def recipient(channel: str, index: int) -> str:
+    """Message ``index``'s own recipient: a provider call names it, so each call is counted against
+    its message (US numbers of the 415 and 628 areas with a valid exchange, 2xx)."""
+    if channel == "email":
+        return f"u{index}@example.com"
+    if channel == "push":
+        return f"chaos-device-{index}"
+    return f"+1{415 if channel == 'sms' else 628}{2_000_000 + index}"
+
+
+def request_of(channel: str, index: int, sender: str) -> tuple[str, dict]:
+    to, key = recipient(channel, index), f"chaos-{index}"
+    if channel == "email":
+        return "/v1/emails/send", {"Source": f"Chaos <chaos@{sender}>", "Destination": {"ToAddresses": [to]},
+                                   "Message": {"Subject": {"Data": f"chaos {index}"}, "Body": {"Text": {"Data": "hello"}}},
+                                   "IdempotencyKey": key}
+    if channel == "push":
+        return "/v1/push/send", {"Notification": {"Title": "Chaos", "Body": f"chaos {index}"}, "DeviceTokens": [to],
+                                 "IdempotencyKey": key}
+    return f"/v1/{channel}/send", {"To": [to], "Body": f"chaos {index}", "IdempotencyKey": key}
+
+
+async def _send_all(url: str, key: str, sender: str, count: int, rate: float, accepted: dict,
+                    channels: tuple[str, ...] = ("email",)) -> None:
     """Open loop at ``rate``; a request that fails (platform restarting) is retried with the same
     IdempotencyKey, as a client would, so a retried accept is never a second message. At most
     IN_FLIGHT requests at once: while the platform restarts, sending pauses and then catches up
@@ -112,13 +143,10 @@ async def _send_all(url: str, key: str, sender: str, count: int, rate: float, ac
                 await _send_one(client, index)
 
         async def _send_one(client, index: int) -> None:
-            body = {"Source": f"Chaos <chaos@{sender}>", "Destination": {"ToAddresses": [f"u{index}@example.com"]},
-                    "Message": {"Subject": {"Data": f"chaos {index}"}, "Body": {"Text": {"Data": "hello"}}},
-                    "IdempotencyKey": f"chaos-{index}"}
+            path, body = request_of(channels[index % len(channels)], index, sender)
             for _attempt in range(120):
                 try:
-                    response = await client.post("/v1/emails/send", json=body,
-                                                 headers={"Authorization": f"Bearer {key}"})
+                    response = await client.post(path, json=body, headers={"Authorization": f"Bearer {key}"})
                     if response.status_code == 202:
                         accepted[index] = (response.json()["MessageId"], time.monotonic())
                         return
@@ -194,12 +222,14 @@ def _plan(duration: float, kills: int) -> list[tuple[float, str]]:
 
 class LiveStack:
     """Herald's roles as separate processes under herald.supervisor, on its own Redis and
-    platform database, with a verified sender domain, a live key and the platform's e-mail
-    provider set to SMTP towards a local aiosmtpd :class:`Receiver` (also used by
-    bench/smtp_e2e.py)."""
+    platform database, with a verified sender domain, a live key (``scopes``) and the platform's
+    e-mail provider set to SMTP towards a local aiosmtpd :class:`Receiver` (also used by
+    bench/smtp_e2e.py and, with the other channels' providers in ``env``, bench/providers_e2e.py)."""
 
-    def __init__(self, processes: int, threads: int):
+    def __init__(self, processes: int, threads: int, *, scopes: str = "email:send,email:read",
+                 env: dict[str, str] | None = None):
         self.processes, self.threads = processes, threads
+        self.scopes, self.extra_env = scopes, env or {}
         self.supervisor = Supervisor()
         self.children: list[subprocess.Popen] = []
         self.watcher: threading.Thread | None = None
@@ -227,11 +257,11 @@ class LiveStack:
             "RATE_LIMIT": "100000", "DNS_NAMESERVERS": dns.address, "EMAIL_PROVIDER": "smtp",
             "EMAIL_PROVIDER_CONFIG": json.dumps({"host": "127.0.0.1", "port": self.receiver.port,
                                                  "security": "none", "pool_size": 8}),
-            "DATABASE_POOL_MAX": "10"}
+            "DATABASE_POOL_MAX": "10", **self.extra_env}
         self.settings = settings = load_settings(env)
         await migrate(settings, ["platform"])
         tenant = _herald(env, "tenant", "create", "--name", "Chaos")["TenantId"]
-        self.key = _herald(env, "key", "create", "--tenant", tenant, "--scopes", "email:send,email:read",
+        self.key = _herald(env, "key", "create", "--tenant", tenant, "--scopes", self.scopes,
                            "--name", "chaos")["Key"]
         self.domain = f"chaos{secrets.token_hex(3)}.example"
         for record in _herald(env, "domain", "add", "--tenant", tenant, self.domain)["Domain"]["Records"]:
@@ -279,20 +309,48 @@ class LiveStack:
 
 
 async def run(args) -> int:
-    async with LiveStack(args.processes, args.threads) as stack:
-        return await _chaos(args, stack)
+    channels = tuple(args.channels.split(","))
+    unknown = set(channels) - set(CHANNELS)
+    if unknown:
+        raise SystemExit(f"unknown channels {sorted(unknown)}; choose from {', '.join(CHANNELS)}")
+    providers = HttpReceiver()
+    providers.start()
+    try:
+        async with LiveStack(args.processes, args.threads, env=provider_env(providers.url),
+                             scopes=",".join(SCOPES[channel] for channel in channels)) as stack:
+            return await _chaos(args, stack, channels, providers)
+    finally:
+        providers.stop()
 
 
-async def _chaos(args, stack: LiveStack) -> int:
+def arrivals_by_message(accepted: dict[int, tuple[str, float]], channels: tuple[str, ...], receiver: Receiver,
+                        providers: HttpReceiver) -> dict[str, list[float]]:
+    """When each accepted message reached its provider's server, every time, by Herald message id:
+    e-mail by the Herald id the SMTP receiver read, the other channels by the recipient called."""
+    found: dict[str, list[float]] = {}
+    arrivals, herald_ids = receiver.snapshot()
+    for message_id, times in arrivals.items():
+        found.setdefault(herald_ids[message_id], []).extend(times)
+    calls = providers.snapshot()
+    for index, (herald_id, _at) in accepted.items():
+        channel = channels[index % len(channels)]
+        if channel != "email" and (channel, recipient(channel, index)) in calls:
+            found.setdefault(herald_id, []).extend(calls[(channel, recipient(channel, index))])
+    return {herald_id: sorted(times) for herald_id, times in found.items()}
+
+
+async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: HttpReceiver) -> int:
     receiver, logs, supervisor = stack.receiver, stack.logs, stack.supervisor
     duration = args.messages / args.rate
     plan = _plan(duration, args.kills)
-    say(f"{args.messages} e-mails at {args.rate}/s ({duration:.0f}s), {args.processes} worker processes x "
-        f"{args.threads} threads; faults: {[(round(at), f) for at, f in plan]}; logs in {logs}")
+    say(f"{args.messages} messages ({', '.join(channels)} in turn) at {args.rate}/s ({duration:.0f}s), "
+        f"{args.processes} worker processes x {args.threads} threads; faults: "
+        f"{[(round(at), f) for at, f in plan]}; logs in {logs}")
     accepted: dict[int, tuple[str, float]] = {}
     fault_log: list[tuple[float, str]] = []
     start = time.monotonic()
-    await asyncio.gather(_send_all(stack.url, stack.key, stack.domain, args.messages, args.rate, accepted),
+    await asyncio.gather(_send_all(stack.url, stack.key, stack.domain, args.messages, args.rate, accepted,
+                                   channels),
                          _faults(plan, start, supervisor, stack.worker, stack.platform, stack.redis, fault_log))
     last_accept = max(at for _id, at in accepted.values())
     last_fault = max(at for at, _f in fault_log)
@@ -309,16 +367,22 @@ async def _chaos(args, stack: LiveStack) -> int:
     await asyncio.sleep(2)  # a late duplicate still arriving would show here
 
     ids = {message_id for message_id, _at in accepted.values()}
-    arrivals, herald_ids = receiver.snapshot()
-    received = {herald_ids[mid] for mid in arrivals}
+    arrivals = arrivals_by_message(accepted, channels, receiver, providers)
+    received = set(arrivals) & ids
     lost = sorted(ids - received)
     kills = [at for at, fault in fault_log if fault == "kill"]
-    duplicates = {mid: times for mid, times in arrivals.items() if len(times) > 1}
-    unexplained = [herald_ids[mid] for mid, times in duplicates.items()
+    duplicates = {herald_id: times for herald_id, times in arrivals.items() if len(times) > 1}
+    unexplained = [herald_id for herald_id, times in duplicates.items()
                    if not any(0 <= kill - times[0] <= CRASH_WINDOW_SECONDS for kill in kills)]
     extra = sum(len(times) - 1 for times in duplicates.values())
     settle = (final_at - reference) if final_at else None
-    first_arrival = {herald_ids[mid]: times[0] for mid, times in arrivals.items()}
+    first_arrival = {herald_id: times[0] for herald_id, times in arrivals.items()}
+    channel_of_id = {herald_id: channels[index % len(channels)] for index, (herald_id, _at) in accepted.items()}
+    by_channel = {channel: {"accepted": sum(1 for c in channel_of_id.values() if c == channel),
+                            "received": sum(1 for i in received if channel_of_id[i] == channel),
+                            "duplicate_deliveries": sum(len(t) - 1 for i, t in duplicates.items()
+                                                        if channel_of_id.get(i) == channel)}
+                  for channel in channels}
     # Per fault: how long until every message accepted before it had arrived (the sending goes on
     # after the last fault, so "all final" alone would time the load, not the recovery).
     recovery = {}
@@ -327,7 +391,7 @@ async def _chaos(args, stack: LiveStack) -> int:
         if before and None not in before:
             recovery[f"{fault}@{at - start:.0f}s"] = round(max(0.0, max(before) - at), 1)
     result = {
-        "messages": args.messages, "rate": args.rate, "worker_processes": args.processes,
+        "messages": args.messages, "rate": args.rate, "worker_processes": args.processes, "channels": by_channel,
         "accepted": len(ids), "received": len(received), "lost": len(lost),
         "duplicate_deliveries": extra, "duplicate_ratio": round(extra / max(1, len(ids)), 5),
         "unexplained_duplicates": unexplained, "statuses": statuses,
@@ -358,6 +422,7 @@ async def _chaos(args, stack: LiveStack) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.chaos")
     parser.add_argument("--messages", type=int, default=10_000)
+    parser.add_argument("--channels", default=",".join(CHANNELS), help="taken in turn, message by message")
     parser.add_argument("--rate", type=float, default=40.0, help="messages accepted per second")
     parser.add_argument("--kills", type=int, default=4, help="worker SIGKILLs")
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1, help="worker processes")

@@ -31,33 +31,63 @@ def _serve_smtp(port: int, queue) -> None:
     threading.Event().wait()  # until the bench terminates this process
 
 
-class Receiver:
+class ArrivalProcess:
+    """A local server in a process of its own (``target(*args, queue)``) that puts what arrives on
+    a queue; a thread of the bench's process notes each item (:meth:`_note`, under ``_lock``)."""
+
+    name = "herald-bench-server"
+
+    def __init__(self, target, *args) -> None:
+        import multiprocessing
+
+        self._context = multiprocessing.get_context("spawn")
+        self._queue = self._context.Queue()
+        self._lock = threading.Lock()
+        self._target, self._args = target, args
+        self._process = None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def _start_process(self, *more_args) -> None:
+        self._process = self._context.Process(target=self._target, args=(*self._args, *more_args, self._queue),
+                                              daemon=True, name=self.name)
+        self._process.start()
+        threading.Thread(target=self._drain, daemon=True, name=f"{self.name}-arrivals").start()
+
+    def stop(self) -> None:
+        self._process.terminate()
+        self._process.join(10)
+        self._queue.put(None)
+
+    def _drain(self) -> None:
+        while (item := self._queue.get()) is not None:
+            with self._lock:
+                self._note(*item)
+
+    def _note(self, *item) -> None:
+        raise NotImplementedError
+
+
+class Receiver(ArrivalProcess):
     """The local SMTP server (aiosmtpd) in a process of its own, and when each Message-ID (and
     Herald message id) arrived there, every time. Its own process: in the bench's, it would wait
     for the GIL behind the load generator at every SMTP reply, and the bench would measure its
     own contention (a steady 100/s of single sends delivered about 40/s that way)."""
 
-    def __init__(self) -> None:
-        import multiprocessing
+    name = "herald-bench-smtp"
 
+    def __init__(self) -> None:
         self.arrivals: dict[str, list[float]] = {}
         self.herald_ids: dict[str, str] = {}
         self.port = free_port()
-        self._lock = threading.Lock()
-        context = multiprocessing.get_context("spawn")
-        self._queue = context.Queue()
-        self._process = context.Process(target=_serve_smtp, args=(self.port, self._queue), daemon=True,
-                                        name="herald-bench-smtp")
-
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid
+        super().__init__(_serve_smtp, self.port)
 
     def start(self) -> None:
         import socket
 
-        self._process.start()
-        threading.Thread(target=self._drain, daemon=True, name="herald-bench-arrivals").start()
+        self._start_process()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -67,17 +97,9 @@ class Receiver:
                 time.sleep(0.05)
         raise RuntimeError("the SMTP receiver did not start")
 
-    def stop(self) -> None:
-        self._process.terminate()
-        self._process.join(10)
-        self._queue.put(None)
-
-    def _drain(self) -> None:
-        while (item := self._queue.get()) is not None:
-            message_id, herald_id, at = item
-            with self._lock:
-                self.arrivals.setdefault(message_id, []).append(at)
-                self.herald_ids[message_id] = herald_id
+    def _note(self, message_id: str, herald_id: str, at: float) -> None:
+        self.arrivals.setdefault(message_id, []).append(at)
+        self.herald_ids[message_id] = herald_id
 
     def count(self) -> int:
         return len(self.arrivals)

@@ -41,38 +41,61 @@ async def ids_in(stack: Stack, status: str) -> list[int]:
         await connection.close()
 
 
-def provider_calls(stack: Stack) -> Counter:
-    """Provider calls per message id, as the e-mail sink received them."""
-    return Counter(call["MessageId"] for call in read_calls(stack.sink / "email"))
+CHANNELS = ("email", "sms", "push", "whatsapp")
+
+
+def provider_calls(stack: Stack, channels=("email",)) -> Counter:
+    """Provider calls per message id, as the channels' sinks received them."""
+    return Counter(call["MessageId"] for channel in channels for call in read_calls(stack.sink / channel))
+
+
+def sunk(stack: Stack, channels=CHANNELS) -> list[str]:
+    """The messages the channels' sinks recorded (each once: a sink's record is exclusive)."""
+    return [message_id for channel in channels for message_id in stack.sink_ids(channel)]
+
+
+async def send_four_channels(client: httpx.AsyncClient, key: str) -> list[str]:
+    """1,000 messages: 400 e-mails in a batch, then 200 each of SMS, push and WhatsApp (100 or 200
+    recipients a request); their ids in the order sent."""
+    headers = {"Authorization": f"Bearer {key}"}
+    requests = [("/v1/emails/batch", {"Messages": [email(to=[f"user-{i}@example.com"]) for i in range(400)]})]
+    for block in range(2):
+        numbers = [f"+1415{2_000_000 + block * 100 + i}" for i in range(100)]
+        requests += [("/v1/sms/send", {"To": numbers, "Body": "fault"}),
+                     ("/v1/whatsapp/send", {"To": [f"+1628{number[5:]}" for number in numbers], "Body": "fault"})]
+    requests.append(("/v1/push/send", {"Notification": {"Title": "Fault", "Body": "fault"},
+                                       "DeviceTokens": [f"fault-device-{i}" for i in range(200)]}))
+    ids: list[str] = []
+    for path, body in requests:
+        response = await client.post(path, json=body, headers=headers)
+        assert response.status_code == 202, (path, response.text)
+        answer = response.json()
+        ids += [result["MessageId"] for result in answer["Results"]] if "Results" in answer else answer["MessageIds"]
+    return ids
 
 
 async def test_a_worker_killed_mid_delivery_loses_nothing_and_sends_nothing_twice(services, tmp_path):
-    """...and what the dead worker held is handed back promptly, with the production reconciler
-    bound for queued messages: the messages it had fetched go back to their queue once its Dramatiq
-    heartbeat is 10 s old (tasks/wake.py), the ones it was delivering once their lease runs out.
-    (When they are then delivered depends on the backlog ahead of them, i.e. on the machine.)"""
+    """...on any of the four channels, and what the dead worker held is handed back promptly, with
+    the production reconciler bound for queued messages: the messages it had fetched go back to their
+    queue once its Dramatiq heartbeat is 10 s old (tasks/wake.py), the ones it was delivering once
+    their lease runs out. (When they are then delivered depends on the backlog ahead of them, i.e. on
+    the machine.)"""
     async with Stack(services, tmp_path, RECONCILE_AFTER_SECONDS="300") as stack:
         server = stack.serve()
-        key = stack.test_key()
+        key = stack.test_key("email:send,email:read,sms:send,push:send,whatsapp:send")
         stack.start("scheduler")
         worker = stack.start("worker", WORKER_THREADS=str(WORKER_THREADS))
-        ids: list[str] = []
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
-            for batch in range(2):
-                items = [email(to=[f"user{batch}-{i}@example.com"]) for i in range(500)]
-                response = await client.post("/v1/emails/batch", json={"Messages": items},
-                                             headers={"Authorization": f"Bearer {key}"})
-                assert response.status_code == 202
-                ids += [result["MessageId"] for result in response.json()["Results"]]
+            ids = await send_four_channels(client, key)
         assert len(set(ids)) == 1000
 
         async def some_delivered():
-            return len(stack.sink_ids()) >= 100
+            return len(sunk(stack)) >= 100
 
         await stack.until(some_delivered, 60, "first deliveries")
         worker.kill()  # SIGKILL, the whole worker process group, mid-stream
         killed_at = time.monotonic()
-        delivered_at_kill = len(stack.sink_ids())
+        delivered_at_kill = len(sunk(stack))
         assert delivered_at_kill < 1000, "the worker finished before it could be killed"
         broker_redis = redis.Redis.from_url(stack.redis_url)
         held = [key for key in broker_redis.scan_iter("dramatiq:__acks__.*") if broker_redis.scard(key)]
@@ -97,8 +120,9 @@ async def test_a_worker_killed_mid_delivery_loses_nothing_and_sends_nothing_twic
 
         await stack.until(all_sent, 120, "every message sent")
         assert handed_back_in < HANDBACK_SECONDS
-        assert sorted(stack.sink_ids()) == sorted(ids)  # each message recorded, once
-        calls = provider_calls(stack)
+        assert sorted(sunk(stack)) == sorted(ids)  # each message recorded, once, by its channel's sink
+        assert all(stack.sink_ids(channel) for channel in CHANNELS)
+        calls = provider_calls(stack, CHANNELS)
         assert set(calls) == set(ids)
         # Only a delivery in flight when the worker died (one per worker thread at most) can reach
         # the provider again: it was handed over, but its outcome never recorded. Every other
