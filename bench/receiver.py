@@ -62,7 +62,13 @@ class ArrivalProcess:
         self._queue.put(None)
 
     def _drain(self) -> None:
-        while (item := self._queue.get()) is not None:
+        while True:
+            try:
+                item = self._queue.get()
+            except (EOFError, OSError):  # the server's process ended mid-write: nothing more will come
+                return
+            if item is None:
+                return
             with self._lock:
                 self._note(*item)
 
