@@ -40,7 +40,7 @@ from herald.actors import Actor
 from herald.backoff import backoff
 from herald.sealing import PLATFORM
 from herald.settings import get_settings
-from models.platform.device import forget_device, platform_of
+from models.platform.device import forget_device
 from models.platform.blocklist import candidates
 from models.platform.domain import DKIM_KEY, SANDBOX_DOMAIN
 from models.platform.message import Channel, MessageStatus, claim, defer, finish, presend
@@ -106,7 +106,8 @@ async def _check(connection, message: dict) -> dict:
     return await presend(
         connection, message["tenant_id"], message["channel"], message["recipient"].lower(),
         candidates(message["recipient"]), _sender_domain(message),
-        period_of() if message["effective_quota"] is not None else None, message["mode"] != "test")
+        period_of() if message["effective_quota"] is not None else None, message["mode"] != "test",
+        message["recipient"])
 
 
 # The account's resolved provider configuration per (tenant, channel, route, stamp of its rows): the
@@ -183,7 +184,7 @@ async def _deliver_claimed(connection, message: dict, facts: dict) -> str:
                      detail={"Reason": reason})
         return "failed"
     channel, tenant_pk, live = message["channel"], message["tenant_id"], message["mode"] != "test"
-    platform = await platform_of(tenant_pk, message["recipient"]) if channel == "push" else None
+    platform = facts["device_platform"]  # push: the registered device's, None for an unknown token
     tenant_config = await _tenant_config(tenant_pk, channel, push_route(platform, message["recipient"]),
                                          facts["provider_stamp"]) if live else None
     dkim = _dkim_key(message, facts) if channel == "email" and live and message["sender"] else None

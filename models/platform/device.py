@@ -53,11 +53,6 @@ async def upsert_device(connection, tenant_pk: int, token: str, platform: Device
     return await Device.get(id=rows[0]["id"]).using_db(connection)
 
 
-async def platform_of(tenant_pk: int, token: str) -> str | None:
-    device = await Device.get_or_none(tenant_id=tenant_pk, token=token).only("platform")
-    return device.platform if device is not None else None
-
-
 async def forget_device(tenant_pk: int, token: str) -> int:
     """Delete a device whose token a provider declared no longer valid; returns how many went."""
     return await Device.filter(tenant_id=tenant_pk, token=token).delete()

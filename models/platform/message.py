@@ -177,7 +177,9 @@ SELECT d.verified, d.dkim_selector, d.dkim_private_key,
     (SELECT {_SEND_COUNT} FROM usage_counters WHERE tenant_id = $1 AND period = $7::text) END AS sends,
   CASE WHEN $8::bool THEN
     (SELECT count(*) || '/' || COALESCE(max(updated_at)::text, '') || '/' || COALESCE(max(id), 0)
-     FROM provider_configs WHERE tenant_id = $1 AND channel = $2) END AS provider_stamp
+     FROM provider_configs WHERE tenant_id = $1 AND channel = $2) END AS provider_stamp,
+  CASE WHEN $2 = 'push' THEN
+    (SELECT platform FROM push_devices WHERE tenant_id = $1 AND token = $9::text) END AS device_platform
 FROM (SELECT 1) AS one LEFT JOIN LATERAL (
   SELECT verified_at IS NOT NULL AS verified, dkim_selector, dkim_private_key FROM sender_domains
   WHERE tenant_id = $1 AND name = $6::text) AS d ON true
@@ -199,14 +201,16 @@ async def claim(connection, message_pk: int, lease_seconds: int) -> dict | None:
 
 
 async def presend(connection, tenant_pk: int, channel: str, address: str, blocklist: list[tuple[str, str]],
-                  sender_domain: str | None, quota_period: str | None, tenant_providers: bool) -> dict:
+                  sender_domain: str | None, quota_period: str | None, tenant_providers: bool,
+                  recipient: str = "") -> dict:
     """The facts delivery re-checks (see _PRESEND): ``address`` is the recipient as suppressions
     hold it (lower case), ``blocklist`` its (kind, value) candidates, ``sender_domain`` the e-mail
     sender's domain (None: no domain row), ``quota_period`` the month to count sends in (None: no
-    quota), ``tenant_providers`` whether to stamp the account's provider rows (live messages)."""
+    quota), ``tenant_providers`` whether to stamp the account's provider rows (live messages); and
+    for push, the platform of the registered device whose token is ``recipient`` (None: none)."""
     rows = await _rows(connection, _PRESEND, [
         tenant_pk, channel, address, [kind for kind, _ in blocklist], [value for _, value in blocklist],
-        sender_domain, quota_period, tenant_providers])
+        sender_domain, quota_period, tenant_providers, recipient])
     return rows[0]
 
 
