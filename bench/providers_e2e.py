@@ -29,7 +29,7 @@ import psutil
 
 from bench.chaos import LiveStack, say
 from bench.http_receiver import HttpReceiver, provider_env
-from bench.smtp_e2e import _cpu_per_message, _cpu_seconds, _role_processes, noop_rate
+from bench.smtp_e2e import _add_new_processes, _cpu_per_message, _cpu_seconds, _role_processes, noop_rate
 
 CHANNELS = ("sms", "push", "whatsapp")
 PER_REQUEST = {"sms": 100, "push": 500, "whatsapp": 100}
@@ -62,9 +62,7 @@ async def burst(stack: LiveStack, receiver: HttpReceiver, channel: str, count: i
         await asyncio.sleep(0.05)
     delivered = receiver.count(channel) - before
     elapsed = receiver.last(channel) - started
-    for name, processes in _role_processes(stack).items():  # a backend or child that started meanwhile
-        known = {process.pid for process in roles.get(name, [])}
-        roles.setdefault(name, []).extend(process for process in processes if process.pid not in known)
+    _add_new_processes(stack, roles)
     return {"messages": count, "delivered": delivered, "accept_seconds": round(accepted_in, 2),
             "seconds": round(elapsed, 2), "delivered_per_second": round(delivered / elapsed, 1),
             "cpu_ms_per_message": _cpu_per_message(roles, cpu_before, _cpu_seconds(roles), delivered)}

@@ -109,6 +109,13 @@ def _role_processes(stack: LiveStack) -> dict[str, list[psutil.Process]]:
     return roles
 
 
+def _add_new_processes(stack: LiveStack, roles: dict[str, list[psutil.Process]]) -> None:
+    """Again at the end of a step: a backend or a child that started meanwhile counts from zero."""
+    for name, processes in _role_processes(stack).items():
+        known = {process.pid for process in roles.get(name, [])}
+        roles.setdefault(name, []).extend(process for process in processes if process.pid not in known)
+
+
 def _cpu_seconds(roles: dict[str, list[psutil.Process]]) -> dict[int, float]:
     found = {}
     for processes in roles.values():
@@ -148,10 +155,7 @@ async def burst(stack: LiveStack, count: int) -> dict:
     arrivals, _ = receiver.snapshot()
     elapsed = max(t for times in arrivals.values() for t in times) - started
     delivered = len(arrivals) - before
-    # Again at the end: a backend or a child that started meanwhile counts from zero.
-    for name, processes in _role_processes(stack).items():
-        known = {process.pid for process in roles.get(name, [])}
-        roles.setdefault(name, []).extend(process for process in processes if process.pid not in known)
+    _add_new_processes(stack, roles)
     cpu = _cpu_per_message(roles, cpu_before, _cpu_seconds(roles), delivered)
     return {"messages": count, "delivered": delivered, "accept_seconds": round(accepted_in, 2),
             "seconds": round(elapsed, 2), "delivered_per_second": round(delivered / elapsed, 1),

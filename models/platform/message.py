@@ -202,7 +202,7 @@ async def claim(connection, message_pk: int, lease_seconds: int) -> dict | None:
 
 async def presend(connection, tenant_pk: int, channel: str, address: str, blocklist: list[tuple[str, str]],
                   sender_domain: str | None, quota_period: str | None, tenant_providers: bool,
-                  recipient: str = "") -> dict:
+                  recipient: str) -> dict:
     """The facts delivery re-checks (see _PRESEND): ``address`` is the recipient as suppressions
     hold it (lower case), ``blocklist`` its (kind, value) candidates, ``sender_domain`` the e-mail
     sender's domain (None: no domain row), ``quota_period`` the month to count sends in (None: no

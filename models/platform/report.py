@@ -115,19 +115,6 @@ class ReportDailyCounter(Model):
         unique_together = (("tenant", "mode", "day", "channel", "status", "template", "shard"),)
 
 
-def _upsert(name: str, table: str, column: str, unit: str, source: str, status: str) -> str:
-    return f"""
-, {name} AS (
-  INSERT INTO {table} (tenant_id, mode, {column}, channel, status, template, shard, count)
-  SELECT s.tenant_id, s.mode, date_trunc('{unit}', now(), 'UTC'), s.channel, {status}, COALESCE(s.template, ''),
-         floor(random() * {SHARDS})::smallint, count(*)
-  FROM {source} s WHERE {status} IN ({COUNTED_SQL})
-  GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ({KEY.format(column=column)})
-  DO UPDATE SET count = {table}.count + EXCLUDED.count
-)"""
-
-
 def rollup_sql(source: str, name: str = "report_rollup", *, status: str = "s.status") -> str:
     """A CTE (starting with a comma) adding one to the hourly counter of every row of ``source``.
 
@@ -135,7 +122,16 @@ def rollup_sql(source: str, name: str = "report_rollup", *, status: str = "s.sta
     new ``status`` (or give ``status`` as an SQL expression over ``s``). Rows are grouped first
     (one upsert per counter: ON CONFLICT cannot touch a row twice in one statement) and taken in
     key order, so two statements lock shared counters in the same order."""
-    return _upsert(name, "report_counters", "hour", "hour", source, status)
+    return f"""
+, {name} AS (
+  INSERT INTO report_counters (tenant_id, mode, hour, channel, status, template, shard, count)
+  SELECT s.tenant_id, s.mode, date_trunc('hour', now(), 'UTC'), s.channel, {status}, COALESCE(s.template, ''),
+         floor(random() * {SHARDS})::smallint, count(*)
+  FROM {source} s WHERE {status} IN ({COUNTED_SQL})
+  GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ({KEY.format(column="hour")})
+  DO UPDATE SET count = report_counters.count + EXCLUDED.count
+)"""
 
 
 # The first day not yet in report_daily_counters, as readers use it in SQL: with no boundary row,
