@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from urllib.parse import urlsplit
 
 from models.runtime.stream import EVENTS_STREAM
+from tests.fixtures.rawhttp import Connection
 from tests.runtime.conftest import BROWSER, make_pixel, visit
 from tests.runtime.test_collect import ORIGIN, _entries, _last_id
 
@@ -25,39 +25,6 @@ def beacon(credential: str, body: dict | bytes, *, query: str = "",
     lines = [f"POST /collect?k={credential}{query} HTTP/1.1",
              *(f"{name}: {value}" for name, value in fields.items())]
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + raw
-
-
-class Connection:
-    """One keep-alive connection, reading answers as they come."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-
-    @classmethod
-    async def open(cls, url: str) -> Connection:
-        address = urlsplit(url)
-        connection = cls(*await asyncio.open_connection(address.hostname, address.port))
-        await asyncio.sleep(0.05)  # the server's connection task is up, so a first request can be taken
-        return connection
-
-    async def send(self, *parts: bytes, pause: float = 0.05) -> None:
-        for index, part in enumerate(parts):
-            if index:
-                await asyncio.sleep(pause)  # another read on the server
-            self.writer.write(part)
-            await self.writer.drain()
-
-    async def answer(self) -> tuple[int, dict[str, str], bytes]:
-        head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), 10)
-        lines = head.decode("latin-1").split("\r\n")
-        fields = (line.partition(":") for line in lines[1:] if line)
-        headers = {name.lower(): value.strip() for name, _, value in fields}
-        body = await self.reader.readexactly(int(headers.get("content-length", 0)))
-        return int(lines[0].split(" ")[1]), headers, body
-
-    async def close(self) -> None:
-        self.writer.close()
-        await self.writer.wait_closed()
 
 
 async def _fast_path_count(runtime) -> float:

@@ -16,7 +16,7 @@ import httpx
 from tasks import runtime_clicks
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
 from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
-from tests.runtime.test_beacon import Connection
+from tests.fixtures.rawhttp import Connection
 from tests.runtime.test_site import (BROWSER, pages, publish, redis, site, site_pages,  # noqa: F401  (fixtures)
                                      site_runtime, web)
 
