@@ -17,7 +17,7 @@ from sanic import HTTPResponse, Request
 
 from app.http import errors
 from app.http.request_id import request_id
-from app.http.responses import _dumps
+from app.http.responses import encode
 from herald.systems import owner_of
 
 log = logging.getLogger("herald.http")
@@ -36,8 +36,13 @@ def envelope_style(request: Request, error: errors.HttpError) -> str:
 
 
 def render(request: Request, error: errors.HttpError) -> HTTPResponse:
-    rid = request_id(request)
-    if envelope_style(request, error) == "lower":
+    body = error_body(error, envelope_style(request, error), request_id(request))
+    return HTTPResponse(encode(body), status=error.status, headers=error.headers, content_type="application/json")
+
+
+def error_body(error: errors.HttpError, style: str, rid: str) -> dict:
+    """The envelope of ``error`` in ``style`` ("lower" or "pascal"), for the request ``rid``."""
+    if style == "lower":
         body = {"error": {"type": error.type, "code": error.code, "message": error.message}}
         if error.details:
             body["error"]["details"] = error.details
@@ -46,7 +51,7 @@ def render(request: Request, error: errors.HttpError) -> HTTPResponse:
         if error.details:
             body["Error"]["Details"] = error.details
     body["RequestId"] = rid
-    return HTTPResponse(_dumps(body), status=error.status, headers=error.headers, content_type="application/json")
+    return body
 
 
 def not_found_for(request: Request) -> errors.NotFound:
@@ -82,14 +87,18 @@ def translate(request: Request, exception: BaseException) -> errors.HttpError:
 
 async def handle_exception(request: Request, exception: BaseException) -> HTTPResponse:
     error = translate(request, exception)
+    note(error, exception, request.method, request.path, request_id(request))
+    return render(request, error)
+
+
+def note(error: errors.HttpError, exception: BaseException, method: str, path: str, rid: str) -> None:
+    """An answered error logged (and reported to Sentry) unless it is one of the quiet ones."""
     if not isinstance(exception, errors.HttpError) and isinstance(error, errors.InternalError):
-        log.exception("unhandled error on %s %s (%s)", request.method, request.path, request_id(request),
-                      exc_info=exception)
+        log.exception("unhandled error on %s %s (%s)", method, path, rid, exc_info=exception)
         _report(exception)
     elif not error.quiet:
-        log.error("%s on %s %s (%s): %s", error.code, request.method, request.path, request_id(request), exception)
+        log.error("%s on %s %s (%s): %s", error.code, method, path, rid, exception)
         _report(exception)
-    return render(request, error)
 
 
 def _report(exception: BaseException) -> None:

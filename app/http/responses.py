@@ -23,7 +23,7 @@ from herald.timestamps import iso  # noqa: F401  (the one iso(): views and route
 _OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS)
 
 
-def _dumps(body: Any) -> bytes:
+def encode(body: Any) -> bytes:
     try:
         return orjson.dumps(body, default=str, option=_OPTIONS)
     except (orjson.JSONEncodeError, TypeError):
@@ -34,7 +34,7 @@ def reply(request: Request, body: Mapping[str, Any] | None = None, status: int =
           headers: Mapping[str, str] | None = None) -> HTTPResponse:
     payload = dict(body or {})
     payload["RequestId"] = request_id(request)
-    return HTTPResponse(_dumps(payload), status=status, headers=headers, content_type="application/json")
+    return HTTPResponse(encode(payload), status=status, headers=headers, content_type="application/json")
 
 
 def no_content() -> HTTPResponse:

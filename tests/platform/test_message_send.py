@@ -357,7 +357,7 @@ def test_answers_are_encoded_byte_for_byte_as_the_standard_library_encoded_them(
     import decimal
     from datetime import date, datetime, timezone
 
-    from app.http.responses import _dumps
+    from app.http.responses import encode
 
     @dataclasses.dataclass
     class Point:
@@ -370,7 +370,7 @@ def test_answers_are_encoded_byte_for_byte_as_the_standard_library_encoded_them(
         {"Huge": 2**70, "Negative": -(2**63)},
     ]
     for body in bodies:
-        assert _dumps(body) == json.dumps(body, separators=(",", ":"), ensure_ascii=False, default=str).encode()
+        assert encode(body) == json.dumps(body, separators=(",", ":"), ensure_ascii=False, default=str).encode()
 
 
 async def test_an_answer_carries_unicode_as_utf8_and_moments_as_rfc3339(platform, sender):

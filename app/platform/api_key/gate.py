@@ -16,7 +16,7 @@ from __future__ import annotations
 from sanic import HTTPResponse, Request, Sanic
 
 from app.http import errors
-from app.http.ratelimit import RateLimiter
+from app.http.ratelimit import Decision, RateLimiter
 from app.platform.api_key.principal import KeyDirectory, Principal
 from app.platform.usage.usage_buffer import UsageBuffer
 from models.platform.api_key import KEY_PATTERN
@@ -31,7 +31,11 @@ def _credential(request: Request) -> str:
         raise errors.AuthorizationError(
             "API keys go in the Authorization header as 'Bearer <key>'; X-Api-Key and api_key are not accepted."
         )
-    header = request.headers.get("authorization")
+    return bearer_token(request.headers.get("authorization"))
+
+
+def bearer_token(header: str | None) -> str:
+    """The key of an ``Authorization: Bearer <key>`` header (401 for anything else)."""
     if not header:
         raise errors.AuthorizationError("Missing Authorization header; send 'Authorization: Bearer <key>'.")
     scheme, _, token = header.strip().partition(" ")
@@ -39,6 +43,29 @@ def _credential(request: Request) -> str:
     if scheme.lower() != "bearer" or not KEY_PATTERN.match(token):
         raise errors.AuthorizationError("Malformed credential; send 'Authorization: Bearer <key>'.")
     return token
+
+
+def refusal(principal: Principal, scope: str | None) -> errors.HttpError | None:
+    """What the gate answers a valid, counted key on a route of ``scope``: a suspended account,
+    then a scope the key lacks; None when the route may run."""
+    if not principal.tenant_active:
+        return errors.TenantSuspended()
+    if scope == ANY_KEY:
+        return None
+    if principal.publishable and scope is not None and scope not in PUBLISHABLE_SCOPES:
+        return errors.InsufficientScope(scope, f"A publishable key cannot use the scope {scope!r}; publishable "
+                                               f"keys hold only {', '.join(PUBLISHABLE_SCOPES)}.")
+    if scope is None or not grants(list(principal.scopes), scope, publishable=principal.publishable):
+        return errors.InsufficientScope(scope)
+    return None
+
+
+async def count_call(app: Sanic, principal: Principal) -> Decision:
+    """A call of a valid key counted: its account's API calls and its rate-limit window."""
+    app.ctx.usage.api_call(principal.tenant_pk, principal.key_pk)
+    settings = app.ctx.settings
+    limit, window = rate_limit_for(principal.plan, (settings.rate_limit, settings.rate_limit_window))
+    return await app.ctx.rate_limiter.hit(f"key:{principal.key_id}", limit, window)
 
 
 def principal_of(request: Request) -> Principal:
@@ -49,8 +76,6 @@ def principal_of(request: Request) -> Principal:
 def install(app: Sanic) -> None:
     directory = KeyDirectory()
     usage = UsageBuffer()
-    settings = app.ctx.settings
-    default_limit = (settings.rate_limit, settings.rate_limit_window)
 
     @app.before_server_start
     async def start(app: Sanic) -> None:
@@ -68,10 +93,7 @@ def install(app: Sanic) -> None:
 
     async def admit(request: Request, principal: Principal) -> None:
         """Count the call against the key's window; 429 past the ceiling."""
-        usage.api_call(principal.tenant_pk, principal.key_pk)
-        limit, window = rate_limit_for(principal.plan, default_limit)
-        decision = await request.app.ctx.rate_limiter.hit(f"key:{principal.key_id}", limit, window)
-        request.ctx.rate = decision
+        decision = request.ctx.rate = await count_call(request.app, principal)
         if not decision.allowed:
             raise errors.Throttling(decision.retry_after, headers=decision.headers())
 
@@ -98,15 +120,9 @@ def install(app: Sanic) -> None:
             raise errors.AuthorizationError("The API key is not valid.")
         request.ctx.principal = principal
         await admit(request, principal)
-        if not principal.tenant_active:
-            raise errors.TenantSuspended()
-        if scope == ANY_KEY:
-            return
-        if principal.publishable and scope is not None and scope not in PUBLISHABLE_SCOPES:
-            raise errors.InsufficientScope(scope, f"A publishable key cannot use the scope {scope!r}; publishable "
-                                                  f"keys hold only {', '.join(PUBLISHABLE_SCOPES)}.")
-        if scope is None or not grants(list(principal.scopes), scope, publishable=principal.publishable):
-            raise errors.InsufficientScope(scope)
+        refused = refusal(principal, scope)
+        if refused is not None:
+            raise refused
 
     @app.on_response(priority=90)
     async def rate_headers(request: Request, response: HTTPResponse) -> None:

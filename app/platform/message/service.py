@@ -88,7 +88,7 @@ def json_text(value: Any) -> str:
         return json.dumps(value)
 
 
-def _single_statement(principal: Principal | None, items: list[Item]) -> bool:
+def single_statement(principal: Principal | None, items: list[Item]) -> bool:
     """Whether :func:`accept` takes the one-statement path: one item of an account without a
     monthly quota (the quota's read-then-refuse stays on the general path)."""
     return principal is not None and len(items) == 1 and principal.effective_quota is None
@@ -97,7 +97,7 @@ def _single_statement(principal: Principal | None, items: list[Item]) -> bool:
 def needs_transaction(items: list[Item], principal: Principal | None = None) -> bool:
     """Whether :func:`accept` must run in a transaction: it claims idempotency records in one
     statement and writes in another (on the one-statement path, given ``principal``, never)."""
-    if _single_statement(principal, items):
+    if single_statement(principal, items):
         return False
     return any(item.idempotency_key is not None for item in items)
 
@@ -315,7 +315,7 @@ async def _accept_one(conn: BaseDBAsyncClient, principal: Principal, channel: st
 async def accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, items: list[Item], *,
                  compare_bodies: bool) -> list[Outcome]:
     """Accept every item that can be; each item gets its message ids or its own error."""
-    if _single_statement(principal, items):
+    if single_statement(principal, items):
         return [await _accept_one(conn, principal, channel, operation, items[0], compare_bodies=compare_bodies)]
     outcomes = [Outcome() for _ in items]
     now = datetime.now(timezone.utc)

@@ -31,6 +31,7 @@ from app.platform.template import service as templates
 bp = Blueprint("v1_message", url_prefix="/v1")
 
 MAX_SEND_BYTES = 2 * 1024 * 1024
+SEND_EMAIL_SCOPE = "email:send"
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 
@@ -65,7 +66,7 @@ async def send_one(request: Request, channel: str, item: Item, *, compare_bodies
     return reply(request, views.accepted(outcome), status=202)
 
 
-async def _email_item(principal: Principal, body: EmailSend, key: str | None, raw: dict[str, Any]) -> Item:
+async def email_item(principal: Principal, body: EmailSend, key: str | None, raw: dict[str, Any]) -> Item:
     """The item of one e-mail send; a Template is rendered here (422 for a missing variable, or a
     rendered subject that would add a header line)."""
     if body.template is not None:
@@ -87,17 +88,17 @@ def _unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-@bp.post("/emails/send", ctx_scope="email:send", ctx_body=EmailSend, ctx_responses=answers({202: views.ACCEPTED}))
+@bp.post("/emails/send", ctx_scope=SEND_EMAIL_SCOPE, ctx_body=EmailSend, ctx_responses=answers({202: views.ACCEPTED}))
 async def send_email(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     raw, body = _body(request, EmailSend)
     key = header_idempotency_key(request) or body.idempotency_key
     await service.check_sender(db.connection(), principal, sender_address(body.source))
     # E-mail replays the original answer without comparing bodies (contract rule 3).
-    return await send_one(request, "email", await _email_item(principal, body, key, raw), compare_bodies=False)
+    return await send_one(request, "email", await email_item(principal, body, key, raw), compare_bodies=False)
 
 
-@bp.post("/emails/batch", ctx_scope="email:send", ctx_body=EmailBatch, ctx_responses=answers({202: views.BATCH}))
+@bp.post("/emails/batch", ctx_scope=SEND_EMAIL_SCOPE, ctx_body=EmailBatch, ctx_responses=answers({202: views.BATCH}))
 async def send_email_batch(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     _, batch = _body(request, EmailBatch)
@@ -118,7 +119,7 @@ async def send_email_batch(request: Request) -> HTTPResponse:
             if checked[sender] is not None:
                 raise checked[sender]
             key = f"{header_key}:{index}" if header_key else body.idempotency_key
-            item = await _email_item(principal, body, key, raw)
+            item = await email_item(principal, body, key, raw)
         except errors.HttpError as error:
             results[index]["Error"] = views.item_error(error)
             continue

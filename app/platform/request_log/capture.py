@@ -63,8 +63,12 @@ def route_pattern(sanic_path: str) -> str:
 
 
 def trace_id_of(request: Request) -> str:
-    """The W3C trace id of the ``traceparent`` header, or a new one."""
-    header = request.headers.get("traceparent")
+    """The W3C trace id of the request's ``traceparent`` header, or a new one."""
+    return trace_id(request.headers.get("traceparent"))
+
+
+def trace_id(header: str | None) -> str:
+    """The W3C trace id of a ``traceparent`` header, or a new one."""
     if header:
         match = _TRACEPARENT.match(header.strip().lower())
         if match and match.group(1) != "0" * 32:
