@@ -27,6 +27,7 @@ from app.platform.invitation import api as invitation_api
 from app.platform.me import api as me_api
 from app.platform.member import api as member_api
 from app.platform.message import api as message_api
+from app.platform.message import fastsend
 from app.platform.message import internal as message_internal
 from app.platform.message import v1 as message
 from app.platform.metrics import api as metrics_api
@@ -80,6 +81,7 @@ def build() -> Sanic:
     session_gate.install(app)
     staff_gate.install(app)
     request_log.install(app)
+    fastsend.install(app)  # POST /v1/emails/send's plain case under Sanic (app/http/fastpath.py)
 
     @app.before_server_start
     async def wakeup(app: Sanic) -> None:
