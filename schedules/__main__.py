@@ -34,6 +34,7 @@ from schedules import crm_alerts, crm_deliveries  # noqa: F401
 from schedules import pages_domains, pages_experiments  # noqa: F401
 from schedules import whatsapp_templates  # noqa: F401
 from schedules.jobs import JOBS
+from schedules.last_run import next_run_times, recorded
 from schedules.lease import RedisLease
 from schedules.relay import OutboxRelay
 
@@ -75,7 +76,8 @@ async def run() -> None:
 
     scheduler = AsyncIOScheduler(timezone="UTC", job_defaults={"coalesce": True, "max_instances": 1})
     for job_id, func, seconds in JOBS:
-        scheduler.add_job(func, "interval", seconds=seconds, id=job_id, args=[runtime])
+        scheduler.add_job(recorded(redis, job_id, func), "interval", seconds=seconds, id=job_id,
+                          args=[runtime])
     scheduler.start(paused=True)
 
     stop = asyncio.Event()
@@ -97,6 +99,13 @@ async def run() -> None:
             now_leading = await lease.acquire_or_renew()
             if now_leading and not leading:
                 log.info("this scheduler is the leader; jobs resumed")
+                # Each job runs when it is due by its last start, whoever made it (schedules/last_run.py),
+                # not one interval after this process started: a scheduler restarted, or handed the
+                # lease, more often than an hourly job's interval still runs it once an hour, and no
+                # more. Setting the run times while paused also keeps the time spent as a follower from
+                # turning into a run dropped as a misfire ("was missed by").
+                for job_id, at in (await next_run_times(redis, JOBS)).items():
+                    scheduler.modify_job(job_id, next_run_time=at)
                 scheduler.resume()
             elif leading and not now_leading:
                 log.warning("lost the scheduler lease; jobs paused")

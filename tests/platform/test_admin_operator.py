@@ -176,6 +176,8 @@ async def test_the_scheduler_suggests_from_bounces_across_accounts(make_account)
             "attempts, created_at, updated_at) VALUES ($1, $2, 'email', 'bounced', 'live', $3, 'to', '{}'::jsonb, 1, "
             "now(), now())", [f"msg_{uuid.uuid4().hex[:24]}", tenant.id, address])
     made = await suggest_blocks()
+    # A scheduler of this run may have made this suggestion first (or make it meanwhile): this call then
+    # refreshes it, still undecided, and the upsert's RETURNING lists a refreshed row too, so it is here.
     assert ("address", address) in made
     found = await BlockSuggestion.get(kind="address", value=address)
     assert found.source == "scheduler" and found.state == "undecided" and found.evidence == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from datetime import time as dt_time
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
@@ -359,14 +359,22 @@ async def test_closed_days_are_folded_into_the_daily_counters_and_read_alike(das
             await fold_days(connection, upto="'2025-06-03T00:00:00Z'::timestamptz")
 
     try:
-        await conn.execute_query("UPDATE report_daily_folds SET before = '2025-06-01T00:00:00Z' WHERE id = 1")
-        assert await accepted() == [5, 4, 9, 7]  # nothing folded: by the hour, the stale daily row unread
-        await fold()
-        rows = await conn.execute_query_dict(
-            "SELECT day, shard, count FROM report_daily_counters WHERE tenant_id = $1 ORDER BY day", [tenant.id])
-        assert [(row["day"].day, row["shard"], row["count"]) for row in rows] == [(1, 0, 5), (2, 0, 4)]
-        [moved] = await conn.execute_query_dict("SELECT before FROM report_daily_folds WHERE id = 1")
-        assert moved["before"] == datetime(2025, 6, 3, tzinfo=timezone.utc)
+        # A scheduler of this run (its `report_counters.compact` job) may fold up to yesterday at any
+        # moment, moving the boundary from under the steps below. This transaction's KEY SHARE lock on
+        # the boundary's row holds such folds off (fold_days takes the row FOR UPDATE) yet lets the
+        # UPDATE below (which changes no key) and the dashboard's reads through; the test's own fold
+        # runs in it, and its result is read there, before any other fold can run.
+        async with in_transaction("platform") as held:
+            await held.execute_query("SELECT 1 FROM report_daily_folds WHERE id = 1 FOR KEY SHARE")
+            await conn.execute_query("UPDATE report_daily_folds SET before = '2025-06-01T00:00:00Z' WHERE id = 1")
+            assert await accepted() == [5, 4, 9, 7]  # nothing folded: by the hour, the stale daily row unread
+            await fold_days(held, upto="'2025-06-03T00:00:00Z'::timestamptz")
+            rows = await held.execute_query_dict(
+                "SELECT day, shard, count FROM report_daily_counters WHERE tenant_id = $1 ORDER BY day", [tenant.id])
+            assert [(row["day"].day, row["shard"], row["count"]) for row in rows] == [(1, 0, 5), (2, 0, 4)]
+            [moved] = await held.execute_query_dict("SELECT before FROM report_daily_folds WHERE id = 1")
+            assert moved["before"] == datetime(2025, 6, 3, tzinfo=timezone.utc)
+        # From here a concurrent fold may move the boundary on: it folds these days to the same sums.
         assert await accepted() == [5, 4, 9, 7]
         await fold()  # the boundary is already there: nothing moves
         assert await accepted() == [5, 4, 9, 7]
