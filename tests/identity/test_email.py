@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import time
 from types import SimpleNamespace
 
 import pytest
@@ -19,19 +18,10 @@ from tortoise import connections
 from tortoise.transactions import in_transaction
 
 from tests.fixtures.harness import Process, Server, Services, free_port
+from tests.fixtures.polling import until
 from tests.fixtures.identity import PASSWORD, unique_email
 
 SENDER = "accounts@sandbox.herald.test"
-
-
-async def until(predicate, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = await predicate()
-        if value:
-            return value
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"{what} not reached within {seconds}s")
 
 
 @pytest.fixture(scope="module")

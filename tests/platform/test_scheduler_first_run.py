@@ -18,6 +18,7 @@ from tortoise import connections
 from schedules.last_run import KEY as LAST_RUN_KEY
 from schedules.lease import KEY as LEASE_KEY
 from tests.fixtures.harness import Process, Services
+from tests.fixtures.polling import until
 
 # APScheduler's line for a finished run of the hourly job that folds closed hours.
 COMPACTED = re.compile(r'Job "compact_report_counters \(trigger: interval\[1:00:00\].*" '
@@ -34,16 +35,6 @@ def scheduler_redis(services):
         client.flushdb()
     finally:
         client.close()
-
-
-async def until(predicate, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = await predicate()
-        if value:
-            return value
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"{what} not reached within {seconds}s")
 
 
 async def shards(tenant_id: int) -> list[dict]:
