@@ -1,16 +1,21 @@
 """A fast path under Sanic's HTTP/1.1 protocol, for a system's hottest public route.
 
 A system registers a taker for the first bytes of a request line (``register(app, b"POST /collect?k=",
-take)``; the runtime also takes ``b"GET /"`` for its cached published pages). When a request arrives whole, in one read, on an idle keep-alive connection and starts
-with those bytes, the taker gets its raw bytes before Sanic parses them, and either
+take)``; the runtime also takes ``b"GET /"`` for its cached published pages, the platform
+``b"POST /v1/emails/send HTTP/1.1\\r\\n"``). When a request arrives whole on an idle keep-alive
+connection and starts with those bytes (in one read, or its head in one read and its small body in
+the next few: see ``FastPathProtocol._stash``), the taker gets its raw bytes before Sanic parses
+them, and either
 
 - declines (``None``): the bytes go to Sanic as if there were no fast path; or
 - takes it: it returns the whole answer (``bytes``), or a future of it that may still resolve to
   ``None``, and then Sanic gets the original bytes after all.
 
 A taker declines everything but the plain, valid, common case: every error, every unusual header,
-every question HTTP leaves open stays with Sanic and the route, so the fast path has no error of its
-own to render and no behaviour a client could tell apart. Answers stay in order on a connection:
+every question HTTP leaves open stays with Sanic and the route, so the fast path has no behaviour a
+client could tell apart. (A taker that must count or write before it knows the answer, the
+platform's send, renders what follows through the house's one error renderer instead of declining:
+docs/http.md.) Answers stay in order on a connection:
 while a taken request waits for its answer, reading pauses and what arrived meanwhile waits too.
 
 Why it exists: the runtime's ``POST /collect`` and its cached published pages must each answer at
@@ -48,6 +53,10 @@ Answer = Union[bytes, "asyncio.Future[bytes | None]", None]
 Taker = Callable[[Sanic, bytes, Optional[ConnInfo]], Answer]  # (app, the request's bytes, the connection)
 
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+# A request whose body is still on its way is held for its taker up to this size (FastPathProtocol._stash).
+STASH_BYTES = 64 * 1024
+_CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,9})[ \t]*(?=\r\n|$)", re.I)
+_NOT_STASHED = re.compile(rb"\r\n(?:expect|transfer-encoding)[ \t]*:", re.I)
 PLAIN_VALUE = re.compile(r"[\t\x20-\x7e]*")  # ASCII without control characters: read alike by any decoder
 DECLINED_HEADERS = ("transfer-encoding", "expect", "upgrade")
 
@@ -59,35 +68,72 @@ def register(app: Sanic, prefix: bytes, taker: Taker) -> None:
 class FastPathProtocol(HttpProtocol):
     """Sanic's HTTP/1.1 protocol, with the registered takers offered each whole request first."""
 
-    __slots__ = ("_held",)
+    __slots__ = ("_held", "_partial", "_awaited")
 
     def connection_made(self, transport) -> None:
         self._held: list[bytes] | None = None  # set while a taken request waits for its answer
+        self._partial: list[bytes] | None = None  # a request whose body is still on its way (see _stash)
+        self._awaited = 0  # bytes of that body not read yet
         super().connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
         if self._held is not None:  # answers keep the requests' order
             self._held.append(data)
             return
+        if self._partial is not None:
+            self._partial.append(data)
+            self._awaited -= len(data)
+            self._time = time.monotonic()  # Sanic's keep-alive clock (HttpProtocol._time)
+            if self._awaited > 0:
+                return
+            data, self._partial = b"".join(self._partial), None
+            self._offer(data)
+            return
         takers = getattr(self.app.ctx, "fast_paths", ())
         http = getattr(self, "_http", None)  # made by the connection's task, which may not have run yet
         if takers and http is not None and http.stage is Stage.IDLE and not self.recv_buffer:
-            for prefix, taker in takers:
-                if data.startswith(prefix):
-                    try:
-                        answer = taker(self.app, data, self.conn_info)
-                    except Exception:  # noqa: BLE001 - a bug in a taker: the route answers instead
-                        error_logger.exception("fast path %r failed; the request goes to Sanic", prefix)
-                        answer = None
-                    if answer is not None:
-                        self._time = time.monotonic()  # Sanic's keep-alive clock (HttpProtocol._time)
-                        self._answer(data, answer)
-                        return
-                    break
+            if any(data.startswith(prefix) for prefix, _ in takers) and self._stash(data):
+                return
+            self._offer(data)
+            return
+        super().data_received(data)
+
+    def _stash(self, data: bytes) -> bool:
+        """Holds a request whose head came whole but whose small body has not all arrived: many
+        clients (httpx among them) write the head and the body separately, and each may be read
+        alone. Once the body is complete the request is offered as if it had come in one read;
+        Sanic has seen none of its bytes either way. Not held: no whole head, no single
+        ``Content-Length``, a body over STASH_BYTES, ``Expect`` (the client waits for Sanic's 100
+        Continue) or ``Transfer-Encoding``."""
+        head, separator, body = data.partition(b"\r\n\r\n")
+        if not separator or _NOT_STASHED.search(head):
+            return False
+        lengths = _CONTENT_LENGTH.findall(head)
+        if len(lengths) != 1 or not len(body) < int(lengths[0]) <= STASH_BYTES:
+            return False
+        self._partial, self._awaited = [data], int(lengths[0]) - len(body)
+        return True
+
+    def _offer(self, data: bytes) -> None:
+        """A whole request to the taker of its prefix; to Sanic when there is none or it declines."""
+        for prefix, taker in getattr(self.app.ctx, "fast_paths", ()):
+            if data.startswith(prefix):
+                try:
+                    answer = taker(self.app, data, self.conn_info)
+                except Exception:  # noqa: BLE001 - a bug in a taker: the route answers instead
+                    error_logger.exception("fast path %r failed; the request goes to Sanic", prefix)
+                    answer = None
+                if answer is not None:
+                    self._time = time.monotonic()  # Sanic's keep-alive clock (HttpProtocol._time)
+                    self._answer(data, answer)
+                    return
+                break
         super().data_received(data)
 
     def close_if_idle(self) -> bool:
-        if self._held is not None:  # a taken request is not answered yet: not idle (graceful shutdown waits)
+        # A taken request not answered yet, or one whose body is on its way: not idle (a graceful
+        # shutdown waits for it, as Sanic waits for a request it is reading).
+        if self._held is not None or self._partial is not None:
             return False
         return super().close_if_idle()
 

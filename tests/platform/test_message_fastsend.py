@@ -1,7 +1,8 @@
 """``POST /v1/emails/send`` on the fast path (app/platform/message/fastsend.py, app/http/fastpath.py),
-over raw sockets to the running platform: a plain send written in one piece is taken and answered as
-the route answers the same bytes read in two pieces (status, headers, body, the rate-limit count, the
-messages, the request-log row); everything the fast path declines gets the route's answer."""
+over raw sockets to the running platform: a plain send written in one piece, or its head and then its
+body (as httpx writes), is taken and answered as the route answers the same bytes with the head split
+across two reads (status, headers, body, the rate-limit count, the messages, the request-log row);
+everything the fast path declines gets the route's answer."""
 
 from __future__ import annotations
 
@@ -36,9 +37,8 @@ def send(key: str, body: dict | bytes, **headers: str) -> bytes:
 
 
 async def routed(connection: Connection, request: bytes) -> tuple[int, dict[str, str], bytes]:
-    """The route's answer: the body arrives in a later read, which the fast path never takes."""
-    head, _, rest = request.partition(b"\r\n\r\n")
-    await connection.send(head + b"\r\n\r\n", rest)
+    """The route's answer: the head arrives in two reads, which the fast path never takes."""
+    await connection.send(request[:20], request[20:])
     return await connection.answer()
 
 
@@ -192,3 +192,46 @@ async def test_a_key_over_its_rate_limit_gets_the_routes_429(platform, servers, 
     throttled = next(answer for answer in answers if answer[0] == 429)
     assert json.loads(throttled[2])["Error"]["Code"] == "Throttling"
     assert throttled[1]["x-ratelimit-remaining"] == "0" and throttled[1]["x-ratelimit-limit"] == "10"
+
+
+async def test_a_body_that_arrives_after_its_head_is_taken_and_an_expect_is_left_to_sanic(platform, servers,
+                                                                                     sender):
+    tenant = await Tenant.get(public_id=sender.tenant_id)
+    recipient = f"later-{secrets.token_hex(4)}@example.com"
+    request = send(sender.key, email(to=[recipient]))
+    head, _, body = request.partition(b"\r\n\r\n")
+    before = await fast_path_count(platform)
+    connection = await Connection.open(servers("platform").url)
+    # The head, then the body in two more reads (httpx writes the head and the body apart).
+    await connection.send(head + b"\r\n\r\n", body[:10], body[10:])
+    later = await connection.answer()
+    route = await routed(connection, request)
+    # Expect: 100-continue: the client waits for Sanic's interim answer before it sends the body.
+    expecting = send(sender.key, email(to=[recipient]), Expect="100-continue")
+    expecting_head, _, expecting_body = expecting.partition(b"\r\n\r\n")
+    await connection.send(expecting_head + b"\r\n\r\n")
+    interim = await connection.answer()
+    await connection.send(expecting_body)
+    continued = await connection.answer()
+    await connection.close()
+
+    assert later[0] == 202 and interim[0] == 100 and continued[0] == 202
+    same_answer(later, route)
+    assert await fast_path_count(platform) == before + 1
+    assert await Message.filter(tenant_id=tenant.id, recipient=recipient).count() == 3
+
+
+async def test_a_request_whose_body_never_comes_writes_nothing(platform, servers, sender):
+    tenant = await Tenant.get(public_id=sender.tenant_id)
+    recipient = f"never-{secrets.token_hex(4)}@example.com"
+    request = send(sender.key, email(to=[recipient]))
+    connection = await Connection.open(servers("platform").url)
+    await connection.send(request[:-5])  # the whole head, the body but its last five bytes
+    await asyncio.sleep(0.3)
+    await connection.close()
+    # The same connection's held bytes are gone with it; a new one still sends.
+    connection = await Connection.open(servers("platform").url)
+    answered = await taken(connection, send(sender.key, email(to=["after@example.com"])))
+    await connection.close()
+    assert answered[0] == 202
+    assert not await Message.filter(tenant_id=tenant.id, recipient=recipient).exists()

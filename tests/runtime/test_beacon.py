@@ -46,8 +46,7 @@ async def test_a_whole_beacon_is_taken_and_answered_as_the_route_answers(runtime
     fast = await connection.answer()
     await connection.send(request)  # the same connection, kept alive
     again = await connection.answer()
-    head, _, rest = request.partition(b"\r\n\r\n")
-    await connection.send(head + b"\r\n\r\n", rest)  # the body in a later read: Sanic's route
+    await connection.send(request[:20], request[20:])  # the head in two reads: never whole, Sanic's route
     routed = await connection.answer()
     await connection.close()
 
