@@ -4,8 +4,8 @@ validation and statement (:mod:`.v1`, :mod:`.service`), the request log's captur
 metrics, and answered byte for byte as the route answers (but for the request id).
 
 Why: the accept is Herald's hottest route, and Sanic's request and response handling with the
-house's middleware chain was about a sixth of the platform process's CPU per send (bench/README.md,
-"2026-11-24 (later): the send on the fast path").
+house's middleware chain was about a quarter of the platform process's samples per send
+(bench/README.md, "2026-11-24 (later): the send on the fast path").
 
 Taken: a whole ``POST /v1/emails/send HTTP/1.1`` (no query string) with plain headers, a
 ``Content-Length`` body within the route's limit, ``Authorization: Bearer <key>`` of a valid key
@@ -13,7 +13,7 @@ whose account is active and holds ``email:send``, an account without a monthly q
 one-statement path), a valid body without ``Template``, an ``Idempotency-Key`` header absent or
 valid, a ``Source`` on a verified domain. It is counted against the key (usage and rate limit),
 accepted by the route's own statement, and answered 202, or with the error the statement gives
-(a blocked recipient), in the route's envelope with the gate's X-RateLimit-* headers.
+(a blocked recipient) or meets (500), in the route's envelope with the gate's X-RateLimit-* headers.
 
 Everything else is declined before anything is counted or written, and Sanic's route answers it
 as if there were no fast path: a key that does not open, a body that does not validate, a Source
