@@ -63,14 +63,7 @@ def take(app: Sanic, data: bytes, connection: ConnInfo | None) -> fastpath.Answe
     if request is None:
         return None
     headers, raw_body, token, key_header = request
-    try:
-        raw = parse_json(raw_body)
-        body = validate(raw, EmailSend)
-    except errors.HttpError:
-        return None
-    if body.template is not None:
-        return None
-    return asyncio.ensure_future(_send(app, started, headers, raw_body, raw, body, token, key_header))
+    return asyncio.ensure_future(_send(app, started, headers, raw_body, token, key_header))
 
 
 def _read(app: Sanic, data: bytes) -> tuple[Header, bytes, str, str | None] | None:
@@ -95,10 +88,18 @@ def _read(app: Sanic, data: bytes) -> tuple[Header, bytes, str, str | None] | No
     return headers, body, token, keys[0] if keys else None
 
 
-async def _send(app: Sanic, started: float, headers: Header, raw_body: bytes, raw: dict, body: EmailSend,
-                token: str, key_header: str | None) -> bytes | None:
+async def _send(app: Sanic, started: float, headers: Header, raw_body: bytes, token: str,
+                key_header: str | None) -> bytes | None:
+    # The route's order: the key, then the body (a caller without a key gets no parse of its body).
     principal = await app.ctx.key_directory.lookup(token)
     if principal is None or principal.revoked or gate.refusal(principal, SEND_EMAIL_SCOPE) is not None:
+        return None
+    try:
+        raw = parse_json(raw_body)
+        body = validate(raw, EmailSend)
+    except errors.HttpError:
+        return None
+    if body.template is not None:
         return None
     key = key_header or body.idempotency_key
     item = await email_item(principal, body, key, raw)
