@@ -167,7 +167,8 @@ def read_head(app: Sanic, data: bytes, method: bytes) -> tuple[str, Header, byte
     None. What it gives, Sanic would read the same way (sanic/http/http1.py ``http1_request_header``):
     names lower-cased, values with leading blanks dropped. Declined for every taker: keep-alive off,
     a head over Sanic's limit, another HTTP version, an odd or non-ASCII header line, no Host or two,
-    ``Transfer-Encoding``, ``Expect``, ``Upgrade``, and ``Connection`` other than keep-alive."""
+    ``Transfer-Encoding``, ``Expect``, ``Upgrade``, ``Connection`` other than keep-alive, and a body
+    that is not exactly its one ``Content-Length`` (bytes after it would be the next request's)."""
     head, separator, body = data.partition(b"\r\n\r\n")
     if not separator or len(head) > app.config.REQUEST_MAX_HEADER_SIZE or not app.config.KEEP_ALIVE:
         return None
@@ -184,6 +185,9 @@ def read_head(app: Sanic, data: bytes, method: bytes) -> tuple[str, Header, byte
         headers.add(name.lower(), value.lstrip())
     if (len(headers.getall("host", [])) != 1 or any(name in headers for name in DECLINED_HEADERS)
             or [value.lower() for value in headers.getall("connection", ["keep-alive"])] != ["keep-alive"]):
+        return None
+    lengths = headers.getall("content-length", [])
+    if (lengths != [str(len(body))] if lengths else body):  # the body is exactly its one Content-Length
         return None
     return target, headers, body
 

@@ -72,9 +72,7 @@ def _read(app: Sanic, data: bytes) -> tuple[Header, bytes, str, str | None] | No
     if request is None:
         return None
     target, headers, body = request
-    length = headers.getall("content-length", [])
-    if (target != ROUTE or len(length) != 1 or not length[0].isdigit() or int(length[0]) != len(body)
-            or len(body) > min(MAX_SEND_BYTES, app.config.REQUEST_MAX_SIZE)
+    if (target != ROUTE or len(body) > min(MAX_SEND_BYTES, app.config.REQUEST_MAX_SIZE)
             or any(name in headers for name in ROUTE_READS)):
         return None
     authorization = headers.getall("authorization", [])

@@ -47,7 +47,7 @@ def take(app: Sanic, data: bytes, connection: ConnInfo | None) -> fastpath.Answe
         return None
     target, headers, body = request
     path, _, query = target.partition("?")
-    if body or "content-length" in headers or not QUERY.fullmatch(query) or "%00" in query:
+    if "content-length" in headers or not QUERY.fullmatch(query) or "%00" in query:
         return None
     forwarded = fastpath.forwarded(app, headers)
     host = public.host_named(str(forwarded.get("host") or headers.getone("host")))
