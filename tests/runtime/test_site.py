@@ -194,17 +194,22 @@ async def test_the_ab_variant_is_stable_per_visitor_and_follows_the_pages_rule(p
     experiment = (await pages.get(f"/v1/paginas/{page['Id']}/experimento", headers=site.headers)).json()
     experiment_id = experiment["Experimento"]["Id"]
 
-    seen = set()
-    for index in range(8):
-        visitor = f"visitor-{index:02d}-{secrets.token_hex(6)}"
-        first = await web.get("/ab", headers={"Host": site.host}, cookies={"hv": visitor})
-        second = await web.get("/ab", headers={"Host": site.host}, cookies={"hv": visitor})
-        assert first.status_code == 200 and first.text == second.text
+    # Visitors are chosen by the rule so both sides are asked for: eight random ones all fall
+    # on one side once in 128 runs, and then the test would not show the second side is served.
+    visitors = {"Side A": [], "Side B": []}
+    while min(len(chosen) for chosen in visitors.values()) < 4:
+        visitor = f"visitor-{secrets.token_hex(6)}"
         expected = site_service.assign_variant(experiment_id, visitor, [(a["Id"], 50), (b["Id"], 50)])
         side = "Side B" if expected == b["Id"] else "Side A"
-        assert f">{side}</h1>" in first.text, (visitor, expected)
-        seen.add(side)
-    assert seen == {"Side A", "Side B"}
+        if len(visitors[side]) < 4:
+            visitors[side].append(visitor)
+
+    for side, chosen in visitors.items():
+        for visitor in chosen:
+            first = await web.get("/ab", headers={"Host": site.host}, cookies={"hv": visitor})
+            second = await web.get("/ab", headers={"Host": site.host}, cookies={"hv": visitor})
+            assert first.status_code == 200 and first.text == second.text
+            assert f">{side}</h1>" in first.text, (visitor, side)
 
 
 def test_the_runtime_assigns_variants_exactly_as_the_pages_system():
