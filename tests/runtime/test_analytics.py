@@ -4,8 +4,14 @@ one session (empty for another account's), and replays. Each account's reads see
 
 from __future__ import annotations
 
-import pytest
+import json
+import secrets
+from datetime import datetime, timezone
 
+import pytest
+from tortoise import connections
+
+from models.runtime import replay
 from tests.runtime.conftest import BROWSER, eventually, make_pixel, new_account, visit
 
 PHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
@@ -134,6 +140,30 @@ async def test_replays_are_recorded_and_read_only_by_their_account(runtime, acco
     assert (await runtime.get("/v1/replay/sessions", headers=other.headers())).json()["Sessions"] == []
     foreign = await runtime.get("/v1/replay/sessions/sess-replay-read/events", headers=other.headers())
     assert foreign.status_code == 200 and foreign.json()["Events"] == []
+
+
+async def test_replay_events_come_in_stream_order_whoever_wrote_them_first(runtime, account):
+    """Two consumers may commit a session's batches in either order; the read follows the stream's
+    entry ids as numbers (``…-10`` after ``…-9``), not the rows' ids."""
+    pixel = await make_pixel(runtime, account, replay=True)
+    now = datetime.now(timezone.utc)
+
+    def batch(stream_id: str, timestamp: int) -> replay.ChunkRow:
+        return replay.ChunkRow(stream_id=stream_id, tenant=account.tenant, session="sess-replay-order",
+                               pixel_id=pixel["Id"], page="/", events=json.dumps([{"type": 3, "timestamp": timestamp}]),
+                               count=1, received_at=now)
+
+    # Stream ids are unique: a millisecond long before Redis's clock, which no real entry has.
+    ms = 1_000_000_000_000 + secrets.randbelow(10**11)
+    written = [batch(f"{ms + 1}-0", 4), batch(f"{ms}-10", 3), batch(f"{ms}-9", 2), batch(f"{ms}-2", 1)]
+    for row in written:  # each its own write, the last entry first
+        await replay.record_chunks(connections.get("runtime"), [row])
+
+    events = (await runtime.get("/v1/replay/sessions/sess-replay-order/events", headers=account.headers())).json()
+    assert [e["timestamp"] for e in events["Events"]] == [1, 2, 3, 4]
+    second = (await runtime.get("/v1/replay/sessions/sess-replay-order/events", headers=account.headers(),
+                                params={"limit": 2, "cursor": "2"})).json()
+    assert [e["timestamp"] for e in second["Events"]] == [3, 4]
 
 
 async def test_odd_queries_are_422_never_a_server_error(runtime, account):
