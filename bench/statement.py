@@ -6,8 +6,9 @@ It calls ``service.accept`` (the one-statement path of every ``/v1/*/send``) for
 PostgreSQL backends of the bench database, for each counter shard count of ``--shards`` (report
 and usage counters alike), in alternating rounds so that the machine's drift touches each alike.
 The median of the rounds is printed; the rounds themselves follow it. ``--without-report-counters``
-adds a round with the report rollups left out of the statement: an experiment, to size them, not a
-setting (reports need them).
+adds a round with the report rollups left out of the statement, and ``--without-indexes a,b`` one with
+those indexes dropped for the round and built again after it: experiments, to size what they cost a
+send, not settings (reports and the reads need them).
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ async def run(args: argparse.Namespace) -> dict:
     rollup = service.rollup_sql
     variants = [f"{shards} shards" for shards in args.shards] + (["no report counters"] if args.without_report_counters
                                                                   else [])
+    if args.without_indexes:
+        variants.append("without " + ",".join(args.without_indexes))
     rounds: dict[str, list[dict]] = {variant: [] for variant in variants}
     try:
         async with TortoiseContext() as context:
@@ -72,9 +75,10 @@ async def run(args: argparse.Namespace) -> dict:
 
             for number in range(args.rounds):
                 for variant in variants:
+                    experiment = variant == "no report counters" or variant.startswith("without ")
                     service.rollup_sql = (lambda *_, **__: "") if variant == "no report counters" else rollup
-                    report.SHARDS = usage.SHARDS = (args.shards[0] if variant == "no report counters"
-                                                    else int(variant.split()[0]))
+                    report.SHARDS = usage.SHARDS = args.shards[0] if experiment else int(variant.split()[0])
+                    dropped = await _drop_indexes(conn, args.without_indexes) if variant.startswith("without ") else []
                     await asyncio.gather(*(send(index) for index in range(200)))  # warm: plans, pool, rows
                     cpu, backends, started = time.process_time(), backends_cpu(database), time.monotonic()
                     await asyncio.gather(*(send(index) for index in range(args.sends)))
@@ -84,6 +88,8 @@ async def run(args: argparse.Namespace) -> dict:
                         "bench_process_us": round(1e6 * (time.process_time() - cpu) / args.sends),
                         "per_second": round(args.sends / seconds)})
                     say(f"statement: round {number + 1}/{args.rounds}, {variant}: {rounds[variant][-1]}")
+                    for definition in dropped:
+                        await conn.execute_script(definition)
     finally:
         service.rollup_sql = rollup
         await stage.drop_database()
@@ -95,11 +101,24 @@ async def run(args: argparse.Namespace) -> dict:
             for variant, found_rounds in rounds.items()}
 
 
+async def _drop_indexes(conn, names: list[str]) -> list[str]:
+    """Drops the named indexes of the bench database; their definitions, to build them again."""
+    _, rows = await conn.execute_query("SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY($1)", [names])
+    missing = set(names) - {row["indexname"] for row in rows}
+    if missing:
+        raise SystemExit(f"no such index: {', '.join(sorted(missing))}")
+    for row in rows:
+        await conn.execute_script(f'DROP INDEX "{row["indexname"]}"')
+    return [row["indexdef"] for row in rows]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shards", type=lambda text: [int(part) for part in text.split(",")], default=[32],
                         help="counter shard counts to compare, e.g. 8,32")
     parser.add_argument("--without-report-counters", action="store_true")
+    parser.add_argument("--without-indexes", type=lambda text: text.split(","), default=[],
+                        help="indexes to drop in a round of their own, e.g. messages_recipient_trgm,messages_subject_trgm")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sends", type=int, default=6000)
     parser.add_argument("--inflight", type=int, default=16)
