@@ -90,8 +90,12 @@ class FastPathProtocol(HttpProtocol):
             self._offer(data)
             return
         takers = getattr(self.app.ctx, "fast_paths", ())
-        http = getattr(self, "_http", None)  # made by the connection's task, which may not have run yet
-        if takers and http is not None and http.stage is Stage.IDLE and not self.recv_buffer:
+        # Sanic reads requests in the connection's task, whose Http object says where it is. A new
+        # connection's first read often comes before that task has first run: Sanic has read
+        # nothing yet, so that request is as free to take as one between requests.
+        http = getattr(self, "_http", None)
+        idle = http.stage is Stage.IDLE if http is not None else self._task is not None
+        if takers and idle and not self.recv_buffer:
             if any(data.startswith(prefix) for prefix, _ in takers) and self._stash(data):
                 return
             self._offer(data)

@@ -106,6 +106,19 @@ async def test_a_plain_send_is_taken_and_answered_as_the_route_answers(platform,
     assert json.loads(fast_row.response_body)["RequestId"] == fast[1]["x-request-id"]
 
 
+async def test_the_first_request_of_a_new_connection_is_taken(platform, servers, sender):
+    """A client that connects and writes at once (curl, a connection per request): its request may be
+    read before Sanic's connection task has first run, and is taken all the same."""
+    request = send(sender.key, email(to=["first@example.com"]))
+    before = await fast_path_count(platform)
+    for _ in range(10):
+        connection = await Connection.open(servers("platform").url, settle=0)
+        status, _, _ = await taken(connection, request)
+        await connection.close()
+        assert status == 202
+    assert await fast_path_count(platform) == before + 10
+
+
 async def test_an_idempotent_send_replays_whoever_answers(platform, servers, sender):
     key = f"fast-{secrets.token_hex(6)}"
     request = send(sender.key, email(to=["again@example.com"]), **{"Idempotency-Key": key})
