@@ -112,7 +112,7 @@ async def test_the_first_request_of_a_new_connection_is_taken(platform, servers,
     request = send(sender.key, email(to=["first@example.com"]))
     before = await fast_path_count(platform)
     for _ in range(10):
-        connection = await Connection.open(servers("platform").url, settle=0)
+        connection = await Connection.open(servers("platform").url)
         status, _, _ = await taken(connection, request)
         await connection.close()
         assert status == 202
