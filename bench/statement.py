@@ -1,5 +1,5 @@
 """The accept statement alone: CPU a single send costs PostgreSQL and the calling process, with
-no HTTP in the way. `python -m bench.statement [--shards 8,32] [--rounds 5 --sends 6000 --inflight 16]`
+no HTTP in the way. `python -m bench.statement [--shards 8,32] [--rounds 5 --sends 6000 --inflight 16 --recipients 1]`
 
 It calls ``service.accept`` (the one-statement path of every ``/v1/*/send``) for one account,
 ``--inflight`` at a time, and reports per accept the CPU time of the bench process and of the
@@ -8,7 +8,9 @@ and usage counters alike), in alternating rounds so that the machine's drift tou
 The median of the rounds is printed; the rounds themselves follow it. ``--without-report-counters``
 adds a round with the report rollups left out of the statement, and ``--without-indexes a,b`` one with
 those indexes dropped for the round and built again after it: experiments, to size what they cost a
-send, not settings (reports and the reads need them).
+send, not settings (reports and the reads need them). ``--recipients N`` gives each accept N
+messages (one request to N recipients): the difference to one recipient sizes what a statement costs
+for being one, which is why concurrent single sends are written together (app/platform/message/coalesce.py).
 """
 
 from __future__ import annotations
@@ -67,10 +69,10 @@ async def run(args: argparse.Namespace) -> dict:
             gate = asyncio.Semaphore(args.inflight)
 
             async def send(index: int) -> None:
-                draft = Draft(f"user{index}@example.com", "to", "Bench <bench@example.com>", "Hello",
-                              {"Text": "hi there"}, None)
+                drafts = [Draft(f"user{index}.{number}@example.com", "to", "Bench <bench@example.com>", "Hello",
+                                {"Text": "hi there"}, None) for number in range(args.recipients)]
                 async with gate:
-                    await service.accept(conn, principal, "email", "email.send", [Item([draft])],
+                    await service.accept(conn, principal, "email", "email.send", [Item(drafts)],
                                          compare_bodies=False)
 
             for number in range(args.rounds):
@@ -122,6 +124,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sends", type=int, default=6000)
     parser.add_argument("--inflight", type=int, default=16)
+    parser.add_argument("--recipients", type=int, default=1, help="messages an accept writes (one item, N recipients)")
     print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
 
 

@@ -28,6 +28,7 @@ from app.platform.me import api as me_api
 from app.platform.member import api as member_api
 from app.platform.message import api as message_api
 from app.platform.message import fastsend
+from app.platform.message.coalesce import SendCoalescer
 from app.platform.message import internal as message_internal
 from app.platform.message import v1 as message
 from app.platform.metrics import api as metrics_api
@@ -86,5 +87,6 @@ def build() -> Sanic:
     @app.before_server_start
     async def wakeup(app: Sanic) -> None:
         app.ctx.wakeup = RelayWakeup(app.ctx.redis)
+        app.ctx.sends = SendCoalescer()
 
     return app

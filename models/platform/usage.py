@@ -45,28 +45,35 @@ class UsageCounter(Model):
         unique_together = (("tenant", "period", "shard"),)
 
 
-def upsert_sql(deltas: dict[str, int], *, tenant: str = "$1", period: str = "$2", first: int = 3) -> tuple[str, list]:
+def upsert_sql(deltas: dict[str, int], *, tenant: str = "$1", period: str = "$2", first: int = 3,
+               per_row_of: str | None = None) -> tuple[str, list]:
     """The atomic increment as SQL, alone or as a CTE of a larger statement. ``tenant`` and
     ``period`` are the placeholders the caller binds; the returned values (shard, then the
-    counters) bind to $first, $first+1, ..."""
+    counters) bind to $first, $first+1, ... With ``per_row_of`` (a CTE of the statement) the
+    deltas count per row of it: added times its row count, and nothing at all when it is empty."""
     for name in deltas:
         if name not in COUNTERS:
             raise ValueError(f"unknown usage counter {name}")
     names = tuple(name for name in COUNTERS if deltas.get(name))
-    return _upsert_text(names, tenant, period, first), [random.randrange(SHARDS),
-                                                        *(deltas.get(name, 0) for name in COUNTERS)]
+    return _upsert_text(names, tenant, period, first, per_row_of), [random.randrange(SHARDS),
+                                                                    *(deltas.get(name, 0) for name in COUNTERS)]
 
 
 @lru_cache(maxsize=64)
-def _upsert_text(names: tuple[str, ...], tenant: str, period: str, first: int) -> str:
+def _upsert_text(names: tuple[str, ...], tenant: str, period: str, first: int, per_row_of: str | None) -> str:
     sends = any(name in SEND_COUNTERS for name in names)
     updates = ", ".join(f"{name} = usage_counters.{name} + EXCLUDED.{name}" for name in names)
     if sends:
         updates += ", updated_at = now()"
-    values = ", ".join([tenant, period, *(f"${first + index}" for index in range(1 + len(COUNTERS)))])
-    return (f"INSERT INTO usage_counters (tenant_id, period, shard, {', '.join(COUNTERS)}, updated_at) "
-            f"VALUES ({values}, {'now()' if sends else 'NULL'}) "
-            f"ON CONFLICT (tenant_id, period, shard) DO UPDATE SET {updates}")
+    counters = [f"${first + 1 + index}" for index in range(len(COUNTERS))]
+    head = f"INSERT INTO usage_counters (tenant_id, period, shard, {', '.join(COUNTERS)}, updated_at) "
+    conflict = f" ON CONFLICT (tenant_id, period, shard) DO UPDATE SET {updates}"
+    stamp = "now()" if sends else "NULL"
+    if per_row_of is not None:
+        scaled = ", ".join(f"{counter}::bigint * w.n" for counter in counters)
+        return (head + f"SELECT {tenant}, {period}, ${first}, {scaled}, {stamp} "
+                f"FROM (SELECT count(*) AS n FROM {per_row_of}) AS w WHERE w.n > 0" + conflict)
+    return head + f"VALUES ({', '.join([tenant, period, f'${first}', *counters])}, {stamp})" + conflict
 
 
 async def increment(connection: BaseDBAsyncClient, tenant_id: int, period: str, **deltas: int) -> None:

@@ -114,8 +114,8 @@ async def _send(app: Sanic, started: float, headers: Header, raw_body: bytes, to
     # Counted: from here every answer is this one, never a decline (the route would count the call
     # again and, after a failure past the commit, accept the send twice).
     try:
-        [outcome] = await service.accept(db.connection(), principal, "email", "email.send", [item],
-                                         compare_bodies=False)
+        outcome = await app.ctx.sends.accept(db.connection(), principal, "email", "email.send", item,
+                                             compare_bodies=False)
     except Exception as exception:  # noqa: BLE001 - answered as the route's error handler answers it
         error = exception if isinstance(exception, errors.HttpError) else errors.InternalError()
         note(error, exception, "POST", ROUTE, rid)

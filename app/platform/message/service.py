@@ -161,11 +161,12 @@ async def _claim_idempotency(conn: BaseDBAsyncClient, principal: Principal, oper
 
 
 def _write_sql(principal: Principal, channel: str, period: str, rows: list[tuple[str, Draft, str | None]],
-               *, gate: str = "") -> tuple[str, list]:
+               *, gate: str = "", items: list[int] | None = None) -> tuple[str, list]:
     """The CTEs (from ``m AS (...)`` on, no WITH) that insert the messages, their outbox rows, the
     usage counters, the ``*.queued`` webhook events and the report counters, with their parameters
     ($1 tenant, $2 channel, $3 mode, $4 key, then the columns, the period and the usage values).
-    ``gate``, an SQL condition, lets the messages (and so everything else) be written only when it holds."""
+    ``gate``, an SQL condition over a message's row ``x`` (its item index ``x.ix``, from ``items``),
+    lets only the messages for which it holds be written, and counted."""
     columns: dict[str, list] = {name: [] for name in ("public_id", "recipient", "role", "sender", "subject", "content",
                                                       "tags", "key", "template", "not_before")}
     for message_id, draft, key in rows:
@@ -179,27 +180,25 @@ def _write_sql(principal: Principal, channel: str, period: str, rows: list[tuple
         columns["key"].append(key)
         columns["template"].append(draft.template)
         columns["not_before"].append(draft.not_before)
-    params = [principal.tenant_pk, channel, principal.mode, principal.key_pk, *columns.values(), period]
-    usage_sql, usage_params = upsert_sql({COUNTER_OF[channel]: len(rows)}, tenant="$1", period=f"${len(params)}",
-                                         first=len(params) + 1)
+    params = [principal.tenant_pk, channel, principal.mode, principal.key_pk, *columns.values(),
+              items if items is not None else [0] * len(rows), period]
+    # Gated, the counters count the messages written; ungated, every row is written.
+    usage_sql, usage_params = upsert_sql({COUNTER_OF[channel]: 1 if gate else len(rows)}, tenant="$1",
+                                         period=f"${len(params)}", first=len(params) + 1,
+                                         per_row_of="m" if gate else None)
     return _write_text(channel, usage_sql, gate), params + usage_params
 
 
 @lru_cache(maxsize=64)
 def _write_text(channel: str, usage_sql: str, gate: str) -> str:
     """:func:`_write_sql`'s SQL, the same for every call of one shape (a few kilobytes: built once)."""
-    if gate:
-        # Counted only when the messages are written: VALUES (...) becomes SELECT ... WHERE.
-        head, _, rest = usage_sql.partition(" VALUES (")
-        values, _, conflict = rest.rpartition(") ON CONFLICT ")
-        usage_sql = f"{head} SELECT {values} WHERE EXISTS (SELECT 1 FROM m) ON CONFLICT {conflict}"
     return (
         "m AS (INSERT INTO messages (public_id, tenant_id, channel, status, mode, api_key_id, recipient, "
         "recipient_role, sender, subject, content, tags, idempotency_key, template, next_attempt_at, attempts, "
         "created_at, updated_at) "
         "SELECT p, $1, $2, 'queued', $3, $4, r, ro, s, su, c::jsonb, t::jsonb, k, tp, nb, 0, now(), now() "
         "FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], "
-        "$12::text[], $13::text[], $14::timestamptz[]) AS x(p, r, ro, s, su, c, t, k, tp, nb) "
+        "$12::text[], $13::text[], $14::timestamptz[], $15::int[]) AS x(p, r, ro, s, su, c, t, k, tp, nb, ix) "
         + (f"WHERE {gate} " if gate else "")
         + "RETURNING id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, template, "
         "next_attempt_at), "
@@ -239,84 +238,106 @@ def _listed(value: Any) -> list:
     return json.loads(value) if isinstance(value, str) else list(value)
 
 
+# A message is written when its item is not refused by the blocklist (no key) or when the item's
+# claim came back holding this request's ids (a key: ids are 96 random bits, so only our claim does).
+UNBLOCKED = "NOT EXISTS (SELECT 1 FROM blocked b WHERE b.item = x.ix)"
+CLAIMED = "EXISTS (SELECT 1 FROM claim c WHERE c.key = x.k AND c.message_ids ? x.p)"
+
+
 @lru_cache(maxsize=64)
-def _accept_one_text(body: str, first: int, keyed: bool) -> str:
-    """:func:`_accept_one`'s SQL around the write ``body`` (:func:`_write_sql`): the blocklist's
-    candidates bind to ``$first`` and ``$first + 1``, then (``keyed``) the claim's five values."""
-    sql = (f"WITH blocked AS (SELECT DISTINCT e.kind, e.value FROM block_entries e JOIN unnest(${first}::text[], "
-           f"${first + 1}::text[]) AS c(kind, value) ON e.kind = c.kind AND e.value = c.value), ")
-    if not keyed:
-        sql += "go AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM blocked)), "
-        tail = ", NULL AS message_ids, NULL AS body_hash, true AS ours"
-    else:
-        at = first + 2
+def _singles_text(body: str, first: int, keyed: bool) -> str:
+    """:func:`accept_singles`'s SQL around the write ``body`` (:func:`_write_sql`): the blocklist's
+    candidates bind to ``$first`` to ``$first + 2`` (item, kind, value), then (``keyed``) the claims'
+    operation, keys, body hashes, proposed ids and items, and the window's hours."""
+    sql = (f"WITH blocked AS (SELECT DISTINCT c.item, e.kind, e.value FROM block_entries e JOIN "
+           f"unnest(${first}::int[], ${first + 1}::text[], ${first + 2}::text[]) AS c(item, kind, value) "
+           "ON e.kind = c.kind AND e.value = c.value), ")
+    claims = "NULL::json AS claims"
+    if keyed:
+        at = first + 3
         expired = "r.expires_at < now()"
+        # Taken in key order, so two statements claiming common keys lock them in the same order.
         sql += (
             "claim AS (INSERT INTO idempotency_records AS r (tenant_id, mode, operation, key, body_hash, message_ids, "
-            f"created_at, expires_at) SELECT $1, $3, ${at}, ${at + 1}, ${at + 2}, ${at + 3}::jsonb, now(), "
-            f"now() + make_interval(hours => ${at + 4}) WHERE NOT EXISTS (SELECT 1 FROM blocked) "
+            f"created_at, expires_at) SELECT $1, $3, ${at}, v.key, v.hash, v.ids::jsonb, now(), "
+            f"now() + make_interval(hours => ${at + 5}) FROM unnest(${at + 1}::text[], ${at + 2}::text[], "
+            f"${at + 3}::text[], ${at + 4}::int[]) AS v(key, hash, ids, item) "
+            "WHERE NOT EXISTS (SELECT 1 FROM blocked b WHERE b.item = v.item) ORDER BY v.key "
             "ON CONFLICT (tenant_id, mode, operation, key) DO UPDATE SET "
             f"body_hash = CASE WHEN {expired} THEN EXCLUDED.body_hash ELSE r.body_hash END, "
             f"message_ids = CASE WHEN {expired} THEN EXCLUDED.message_ids ELSE r.message_ids END, "
             f"created_at = CASE WHEN {expired} THEN now() ELSE r.created_at END, "
             f"expires_at = CASE WHEN {expired} THEN EXCLUDED.expires_at ELSE r.expires_at END "
-            f"RETURNING r.message_ids, r.body_hash, r.message_ids = ${at + 3}::jsonb AS ours), "
-            "go AS (SELECT 1 FROM claim WHERE ours), "
+            "RETURNING r.key, r.message_ids, r.body_hash), "
         )
-        tail = (", (SELECT message_ids FROM claim) AS message_ids, (SELECT body_hash FROM claim) AS body_hash, "
-                "COALESCE((SELECT ours FROM claim), false) AS ours")
-    return sql + body + (" SELECT (SELECT array_agg(kind) FROM blocked) AS blocked_kinds, "
-                         "(SELECT array_agg(value) FROM blocked) AS blocked_values" + tail)
+        claims = "(SELECT json_agg(json_build_array(key, message_ids, body_hash)) FROM claim) AS claims"
+    return (sql + body + " SELECT (SELECT json_agg(json_build_array(item, kind, value)) FROM blocked) AS blocked, "
+            + claims)
 
 
-async def _accept_one(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, item: Item, *,
-                      compare_bodies: bool) -> Outcome:
-    """One item in ONE statement (one round trip, atomic alone, no transaction needed): the
-    blocklist match, the idempotency claim, the messages, their outbox rows, the usage and report
-    counters and the webhook events.
+async def accept_singles(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str,
+                         items: list[Item], *, compare_bodies: bool) -> list[Outcome]:
+    """Single-item requests of one key and channel in ONE statement (one round trip, atomic alone,
+    no transaction needed): for each item the blocklist match, the idempotency claim, its messages
+    with their outbox rows; then the usage and report counters and the webhook events of all that
+    was written. Each item keeps its own outcome, as if it had been sent alone. The items are all
+    keyed or all not, and no two carry one key (a key's claim can be taken once per statement: the
+    caller sends a repeat in a later statement, where it replays).
 
     The claim is ``INSERT ... ON CONFLICT DO UPDATE`` that changes an existing record only when it
     has expired (taken over) and otherwise writes it back as it is: unlike a SELECT, whose snapshot
     predates a concurrent first request's commit, the conflict path waits for that commit, locks the
     record and RETURNs its latest version, so the other 49 of 50 identical parallel requests read the
     first one's ids. The claim carries this request's new message ids, so the record that comes
-    back is ours exactly when it holds them (ids are 96 random bits). A blocked recipient refuses the
-    item before anything is claimed or written, as on the general path."""
-    outcome = Outcome()
+    back is ours exactly when it holds them. A blocked recipient refuses its item before anything
+    is claimed or written for it, as on the general path."""
+    keyed = items[0].idempotency_key is not None
     now = datetime.now(timezone.utc)
-    ids = [new_message_id() for _ in item.drafts]
-    key = item.idempotency_key
-    body, params = _write_sql(principal, channel, period_of(now), [(message_id, draft, key) for message_id, draft in
-                                                                   zip(ids, item.drafts)], gate="EXISTS (SELECT 1 FROM go)")
-    pairs = {draft.recipient: candidates(draft.recipient) for draft in item.drafts}
+    ids = [[new_message_id() for _ in item.drafts] for item in items]
+    rows = [(message_id, draft, item.idempotency_key) for item, item_ids in zip(items, ids)
+            for message_id, draft in zip(item_ids, item.drafts)]
+    indexes = [index for index, item in enumerate(items) for _ in item.drafts]
+    body, params = _write_sql(principal, channel, period_of(now), rows, gate=CLAIMED if keyed else UNBLOCKED,
+                              items=indexes)
+    pairs = [{draft.recipient: candidates(draft.recipient) for draft in item.drafts} for item in items]
     first = len(params) + 1
-    params += [[kind for found in pairs.values() for kind, _ in found],
-               [value for found in pairs.values() for _, value in found]]
-    if key is not None:
-        params += [operation, key, item.body_hash, json.dumps(ids), WINDOW_HOURS]
-    sql = _accept_one_text(body, first, key is not None)
-    [row] = await conn.execute_query_dict(sql, params)
-    if row["blocked_kinds"]:
-        hits = set(zip(row["blocked_kinds"], row["blocked_values"]))
-        outcome.error = blocklist.refusal([draft.recipient for draft in item.drafts],
-                                          {recipient for recipient, found in pairs.items()
-                                           if any(pair in hits for pair in found)})
-        return outcome
-    if key is not None and not row["ours"]:
-        if compare_bodies and row["body_hash"] != item.body_hash:
-            outcome.error = errors.IdempotencyConflict()
-        else:
-            outcome.message_ids, outcome.reused = _listed(row["message_ids"]), True
-        return outcome
-    outcome.message_ids = ids
-    return outcome
+    probes = [(index, kind, value) for index, found in enumerate(pairs) for each in found.values()
+              for kind, value in each]
+    params += [[index for index, _, _ in probes], [kind for _, kind, _ in probes], [value for _, _, value in probes]]
+    if keyed:
+        params += [operation, [item.idempotency_key for item in items], [item.body_hash for item in items],
+                   [json.dumps(item_ids) for item_ids in ids], list(range(len(items))), WINDOW_HOURS]
+    [row] = await conn.execute_query_dict(_singles_text(body, first, keyed), params)
+    hits: dict[int, set[tuple[str, str]]] = {}
+    for index, kind, value in _listed(row["blocked"]):
+        hits.setdefault(index, set()).add((kind, value))
+    claims = {key: (_listed(earlier), earlier_hash) for key, earlier, earlier_hash in _listed(row["claims"])}
+    outcomes = []
+    for index, item in enumerate(items):
+        outcome = Outcome()
+        outcomes.append(outcome)
+        if index in hits:
+            outcome.error = blocklist.refusal([draft.recipient for draft in item.drafts],
+                                              {recipient for recipient, found in pairs[index].items()
+                                               if any(pair in hits[index] for pair in found)})
+            continue
+        if keyed:
+            earlier, earlier_hash = claims[item.idempotency_key]
+            if earlier != ids[index]:
+                if compare_bodies and earlier_hash != item.body_hash:
+                    outcome.error = errors.IdempotencyConflict()
+                else:
+                    outcome.message_ids, outcome.reused = earlier, True
+                continue
+        outcome.message_ids = ids[index]
+    return outcomes
 
 
 async def accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, items: list[Item], *,
                  compare_bodies: bool) -> list[Outcome]:
     """Accept every item that can be; each item gets its message ids or its own error."""
     if single_statement(principal, items):
-        return [await _accept_one(conn, principal, channel, operation, items[0], compare_bodies=compare_bodies)]
+        return await accept_singles(conn, principal, channel, operation, items, compare_bodies=compare_bodies)
     outcomes = [Outcome() for _ in items]
     now = datetime.now(timezone.utc)
     period = period_of(now)

@@ -1,0 +1,174 @@
+"""Single sends that arrive together are written together: one statement for many requests.
+
+A single send's statement (:func:`service.accept_singles`) costs PostgreSQL far more for being a
+statement than for its message: about 430 us of its CPU a statement, 60 us a message more
+(`python -m bench.statement --recipients 1` against `--recipients 8`), and as much again on the
+platform's side to build, send and read it. So the platform process writes the single sends of one
+key, channel and operation that wait at the same moment in one statement, each request still
+getting its own outcome (its blocklist refusal, its claim, its ids) and its answer only after the
+commit, as before: what a caller is told is true of the database either way.
+
+The statements of one shape in flight at once are at most IN_FLIGHT. A send that finds a free
+place goes at the next turn of the event loop with whatever else arrived in that turn; one that finds
+none waits for the next statement to end and goes in the one after it, with everything that
+waited. At a low rate every send is a statement of its own and waits for nothing; at a high rate
+the statements grow instead of queueing at the database's pool. A statement carries at most
+MAX_MESSAGES messages, and never two sends with one idempotency key (the later one waits for the
+next statement, where it replays the first).
+
+Failure: a statement the database refused (it rolled back: nothing was written) is tried again one
+send at a time, so one send's bad value answers that send's error, never its neighbours'. A
+statement whose fate is unknown (the connection dropped mid-way) is not tried again: every send of
+it answers the error, as a lone send would, and a client retries with its idempotency key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from asyncpg import PostgresError
+from prometheus_client import Histogram
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from app.platform.api_key.principal import Principal
+from app.platform.message import service
+from app.platform.message.service import Item, Outcome
+
+IN_FLIGHT = 4
+MAX_MESSAGES = 200
+
+# On /metrics: its _count is the statements, its _sum the sends they wrote (a retry one by one is
+# a statement per send).
+SENDS_PER_STATEMENT = Histogram(
+    "herald_send_statement_sends", "Single sends written by one accept statement (app/platform/message/coalesce.py)",
+    ["channel"], buckets=(1, 2, 4, 8, 16, 32, 64, 128))
+
+
+@dataclass
+class _Waiting:
+    item: Item
+    done: asyncio.Future
+
+
+@dataclass
+class _Shape:
+    """The sends of one key, channel and operation (and keyed or not) waiting to be written."""
+    conn: BaseDBAsyncClient
+    principal: Principal
+    channel: str
+    operation: str
+    compare_bodies: bool
+    waiting: list[_Waiting] = field(default_factory=list)
+    in_flight: int = 0
+    scheduled: bool = False
+
+
+class SendCoalescer:
+    def __init__(self) -> None:
+        self._shapes: dict[tuple, _Shape] = {}
+
+    async def accept(self, conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, item: Item,
+                     *, compare_bodies: bool) -> Outcome:
+        """The outcome of one single-item send (service.single_statement holds), written with
+        whatever other sends of its shape wait with it."""
+        key = (principal.key_pk, principal.tenant_pk, principal.mode, channel, operation, compare_bodies,
+               item.idempotency_key is not None)
+        shape = self._shapes.get(key)
+        if shape is None:
+            shape = self._shapes[key] = _Shape(conn, principal, channel, operation, compare_bodies)
+        else:  # the newest view of the key and its account, and of the pool
+            shape.conn, shape.principal = conn, principal
+        done = asyncio.get_running_loop().create_future()
+        shape.waiting.append(_Waiting(item, done))
+        self._schedule(key, shape)
+        return await done
+
+    def _schedule(self, key: tuple, shape: _Shape) -> None:
+        if shape.waiting and not shape.scheduled and shape.in_flight < IN_FLIGHT:
+            shape.scheduled = True
+            asyncio.get_running_loop().call_soon(self._start, key, shape)
+
+    def _start(self, key: tuple, shape: _Shape) -> None:
+        shape.scheduled = False
+        batch = _take(shape)
+        if not batch:
+            return
+        shape.in_flight += 1
+        task = asyncio.get_running_loop().create_task(self._write(shape, batch))
+        task.add_done_callback(lambda _: self._ended(key, shape))
+
+    def _ended(self, key: tuple, shape: _Shape) -> None:
+        shape.in_flight -= 1
+        if shape.waiting:
+            self._schedule(key, shape)
+        elif shape.in_flight == 0 and self._shapes.get(key) is shape:
+            del self._shapes[key]
+
+    async def _write(self, shape: _Shape, batch: list[_Waiting]) -> None:
+        items = [waiting.item for waiting in batch]
+        try:
+            outcomes = await self._accept(shape, items)
+        except BaseException as exception:  # noqa: BLE001 - every waiting send answers it
+            if len(batch) > 1 and _refused(exception):
+                await self._one_by_one(shape, batch)
+                return
+            for waiting in batch:
+                if not waiting.done.done():
+                    waiting.done.set_exception(exception)
+            if not isinstance(exception, Exception):
+                raise
+            return
+        for waiting, outcome in zip(batch, outcomes):
+            if not waiting.done.done():
+                waiting.done.set_result(outcome)
+
+    async def _one_by_one(self, shape: _Shape, batch: list[_Waiting]) -> None:
+        for waiting in batch:
+            try:
+                [outcome] = await self._accept(shape, [waiting.item])
+            except Exception as exception:  # noqa: BLE001 - that send's own error
+                if not waiting.done.done():
+                    waiting.done.set_exception(exception)
+            else:
+                if not waiting.done.done():
+                    waiting.done.set_result(outcome)
+
+    @staticmethod
+    async def _accept(shape: _Shape, items: list[Item]) -> list[Outcome]:
+        SENDS_PER_STATEMENT.labels(shape.channel).observe(len(items))
+        return await service.accept_singles(shape.conn, shape.principal, shape.channel, shape.operation, items,
+                                            compare_bodies=shape.compare_bodies)
+
+
+def _take(shape: _Shape) -> list[_Waiting]:
+    """The next statement's sends, oldest first: up to MAX_MESSAGES messages, each key once."""
+    batch: list[_Waiting] = []
+    kept: list[_Waiting] = []
+    keys: set[str] = set()
+    messages = 0
+    for waiting in shape.waiting:
+        key = waiting.item.idempotency_key
+        size = len(waiting.item.drafts)
+        if waiting.done.done():  # its caller has gone (cancelled): nothing to write
+            continue
+        if (batch and messages + size > MAX_MESSAGES) or (key is not None and key in keys):
+            kept.append(waiting)
+            continue
+        batch.append(waiting)
+        messages += size
+        if key is not None:
+            keys.add(key)
+    shape.waiting = kept
+    return batch
+
+
+def _refused(exception: BaseException) -> bool:
+    """Whether the database refused the statement (so it rolled back and wrote nothing), as opposed
+    to a failure after which it may have committed."""
+    cause = exception
+    while cause is not None:
+        if isinstance(cause, PostgresError):
+            return True
+        cause = cause.__cause__
+    return False
