@@ -1,4 +1,4 @@
-"""The one-statement accept of a single send (app/platform/message/service.py, ``_accept_one``):
+"""The one-statement accept of single sends (app/platform/message/service.py, ``accept_singles``):
 the blocklist match, the idempotency claim and the write in one statement keep the general path's
 rules: a blocked recipient claims nothing and writes nothing, an expired record is taken over, a
 live record replays (or conflicts) even when its first request committed while this one waited."""

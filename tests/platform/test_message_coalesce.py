@@ -102,3 +102,23 @@ async def test_a_send_the_database_refuses_fails_alone(sender):
     assert sorted(stored) == sorted(answer.message_ids[0] for answer in written)
     # One statement of the ten, refused; then ten of one.
     assert tuple(now - then for now, then in zip(observed(), before)) == (11, 20)
+
+
+async def test_batches_and_single_sends_claiming_common_keys_never_deadlock(platform, sender):
+    """A batch claims its items' keys in key order, as a statement of single sends does: batches
+    listing two keys in opposite orders, sent at once with single sends of those keys, all answer
+    202 and each key creates once (a cycle would cost one of them a 500 after PostgreSQL's
+    deadlock timeout)."""
+    tenant = await Tenant.get(public_id=sender.tenant_id)
+    for round_ in range(3):
+        keys = [f"cycle-{round_}-{name}" for name in ("a", "b", "c")]
+        orders = (keys, keys[::-1], keys[1:] + keys[:1])
+        batches = [[{**email(to=[f"b{index}{n}@example.com"]), "IdempotencyKey": key} for n, key in enumerate(order)]
+                   for index, order in enumerate(orders)]
+        answers = await asyncio.gather(
+            *(platform.post("/v1/emails/batch", json={"Messages": items}, headers=sender.headers) for items in batches),
+            *(platform.post("/v1/emails/send", json=email(), headers={**sender.headers, "Idempotency-Key": key})
+              for key in keys * 2))
+        assert all(answer.status_code == 202 for answer in answers), [answer.text for answer in answers]
+        for key in keys:
+            assert await Message.filter(tenant_id=tenant.id, idempotency_key=key).count() == 1

@@ -16,10 +16,12 @@ the statements grow instead of queueing at the database's pool. A statement carr
 MAX_MESSAGES messages, and never two sends with one idempotency key (the later one waits for the
 next statement, where it replays the first).
 
-Failure: a statement the database refused (it rolled back: nothing was written) is tried again one
-send at a time, so one send's bad value answers that send's error, never its neighbours'. A
-statement whose fate is unknown (the connection dropped mid-way) is not tried again: every send of
-it answers the error, as a lone send would, and a client retries with its idempotency key.
+Failure. A statement PostgreSQL refused rolled back: nothing of it was written. Refused for a value
+(SQLSTATE classes 22 and 23), it is tried again one send at a time, so one send's bad value answers
+that send's error, never its neighbours'; refused as a deadlock or a serialisation failure (class 40),
+it is tried again whole, once. Any other failure (a timeout, the database going away, a connection
+dropped mid-way, whose statement may have committed) is not tried again: every send of the statement
+answers a 500 of its own, as a lone send would, and a client retries with its idempotency key.
 """
 
 from __future__ import annotations
@@ -37,6 +39,12 @@ from app.platform.message.service import Item, Outcome
 
 IN_FLIGHT = 4
 MAX_MESSAGES = 200
+# SQLSTATE classes of a value PostgreSQL would not store: data exceptions, integrity constraints.
+VALUE_REFUSED = ("22", "23")
+
+
+class StatementFailed(Exception):
+    """A send's share of a failed statement of several sends (the statement's error is its cause)."""
 
 # On /metrics: its _count is the statements, its _sum the sends they wrote (a retry one by one is
 # a statement per send).
@@ -92,7 +100,8 @@ class SendCoalescer:
     def _start(self, key: tuple, shape: _Shape) -> None:
         shape.scheduled = False
         batch = _take(shape)
-        if not batch:
+        if not batch:  # only sends whose callers had gone
+            self._forget_if_idle(key, shape)
             return
         shape.in_flight += 1
         task = asyncio.get_running_loop().create_task(self._write(shape, batch))
@@ -102,37 +111,51 @@ class SendCoalescer:
         shape.in_flight -= 1
         if shape.waiting:
             self._schedule(key, shape)
-        elif shape.in_flight == 0 and self._shapes.get(key) is shape:
+        else:
+            self._forget_if_idle(key, shape)
+
+    def _forget_if_idle(self, key: tuple, shape: _Shape) -> None:
+        if not shape.waiting and shape.in_flight == 0 and self._shapes.get(key) is shape:
             del self._shapes[key]
 
     async def _write(self, shape: _Shape, batch: list[_Waiting]) -> None:
+        try:
+            await self._write_batch(shape, batch)
+        finally:  # stopped half-way (the server's shutdown): no caller waits forever
+            for waiting in batch:
+                if not waiting.done.done():
+                    waiting.done.cancel()
+
+    async def _write_batch(self, shape: _Shape, batch: list[_Waiting]) -> None:
         items = [waiting.item for waiting in batch]
         try:
             outcomes = await self._accept(shape, items)
-        except BaseException as exception:  # noqa: BLE001 - every waiting send answers it
-            if len(batch) > 1 and _refused(exception):
+        except Exception as exception:  # noqa: BLE001 - answered below, per send
+            sqlstate = _sqlstate(exception)
+            if sqlstate[:2] == "40":  # a deadlock or serialisation failure: rolled back, tried again whole
+                try:
+                    outcomes = await self._accept(shape, items)
+                except Exception as again:  # noqa: BLE001
+                    exception, sqlstate = again, _sqlstate(again)
+                else:
+                    _settle(batch, outcomes)
+                    return
+            if len(batch) > 1 and sqlstate[:2] in VALUE_REFUSED:
                 await self._one_by_one(shape, batch)
                 return
             for waiting in batch:
-                if not waiting.done.done():
-                    waiting.done.set_exception(exception)
-            if not isinstance(exception, Exception):
-                raise
+                _fail(waiting, exception, alone=len(batch) == 1)
             return
-        for waiting, outcome in zip(batch, outcomes):
-            if not waiting.done.done():
-                waiting.done.set_result(outcome)
+        _settle(batch, outcomes)
 
     async def _one_by_one(self, shape: _Shape, batch: list[_Waiting]) -> None:
         for waiting in batch:
             try:
                 [outcome] = await self._accept(shape, [waiting.item])
             except Exception as exception:  # noqa: BLE001 - that send's own error
-                if not waiting.done.done():
-                    waiting.done.set_exception(exception)
+                _fail(waiting, exception, alone=True)
             else:
-                if not waiting.done.done():
-                    waiting.done.set_result(outcome)
+                _settle([waiting], [outcome])
 
     @staticmethod
     async def _accept(shape: _Shape, items: list[Item]) -> list[Outcome]:
@@ -163,12 +186,29 @@ def _take(shape: _Shape) -> list[_Waiting]:
     return batch
 
 
-def _refused(exception: BaseException) -> bool:
-    """Whether the database refused the statement (so it rolled back and wrote nothing), as opposed
-    to a failure after which it may have committed."""
-    cause = exception
+def _settle(batch: list[_Waiting], outcomes: list[Outcome]) -> None:
+    for waiting, outcome in zip(batch, outcomes):
+        if not waiting.done.done():
+            waiting.done.set_result(outcome)
+
+
+def _fail(waiting: _Waiting, exception: Exception, *, alone: bool) -> None:
+    """The send answers ``exception``: its own when the statement was its alone, else a failure of
+    its own caused by it (one exception raised in many requests would gather all their frames)."""
+    if waiting.done.done():
+        return
+    if not alone:
+        shared, exception = exception, StatementFailed("the statement writing this send with others failed")
+        exception.__cause__ = shared
+    waiting.done.set_exception(exception)
+
+
+def _sqlstate(exception: BaseException) -> str:
+    """The SQLSTATE of the PostgreSQL error behind ``exception`` (Tortoise wraps asyncpg's), or ""
+    when PostgreSQL did not answer one (the statement's fate is then unknown)."""
+    cause: BaseException | None = exception
     while cause is not None:
         if isinstance(cause, PostgresError):
-            return True
+            return cause.sqlstate or ""
         cause = cause.__cause__
-    return False
+    return ""

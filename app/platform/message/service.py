@@ -347,8 +347,17 @@ async def accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, op
     keys_seen: set[str] = set()
     # The platform blocklist (docs/operator.md): a blocked recipient refuses its item, SuppressedAddress.
     hits = await blocklist.blocked(conn, [draft.recipient for item in items for draft in item.drafts])
-    for item, outcome in zip(items, outcomes):
-        if hits and (refused := blocklist.refusal([draft.recipient for draft in item.drafts], hits)):
+    refusals = [blocklist.refusal([draft.recipient for draft in item.drafts], hits) if hits else None
+                for item in items]
+    # Each key's first unrefused item claims it, in key order as accept_singles claims, so that two
+    # statements holding common keys (this batch's, coalesced single sends') never wait in a cycle.
+    claimants: dict[str, Item] = {}
+    for item, refused in zip(items, refusals):
+        if refused is None and item.idempotency_key is not None:
+            claimants.setdefault(item.idempotency_key, item)
+    claims = {key: await _claim_idempotency(conn, principal, operation, claimants[key]) for key in sorted(claimants)}
+    for item, outcome, refused in zip(items, outcomes, refusals):
+        if refused is not None:
             outcome.error = refused
             continue
         if item.idempotency_key is not None:
@@ -359,7 +368,7 @@ async def accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, op
                     details={"IdempotencyKey": "repeats the key of an earlier item of this request"})
                 continue
             keys_seen.add(item.idempotency_key)
-            ours, earlier_ids, earlier_hash = await _claim_idempotency(conn, principal, operation, item)
+            ours, earlier_ids, earlier_hash = claims[item.idempotency_key]
             if not ours:
                 if compare_bodies and earlier_hash != item.body_hash:
                     outcome.error = errors.IdempotencyConflict()
