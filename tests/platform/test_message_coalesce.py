@@ -122,3 +122,26 @@ async def test_batches_and_single_sends_claiming_common_keys_never_deadlock(plat
         assert all(answer.status_code == 202 for answer in answers), [answer.text for answer in answers]
         for key in keys:
             assert await Message.filter(tenant_id=tenant.id, idempotency_key=key).count() == 1
+
+
+async def test_a_send_whose_caller_has_gone_before_its_statement_is_not_written(sender):
+    """A request cancelled (its client gone) while its send waits for a statement writes nothing;
+    the sends waiting with it are written, and the coalescer forgets the shape once idle."""
+    tenant = await Tenant.get(public_id=sender.tenant_id)
+    principal = await KeyDirectory().lookup(sender.key)
+    coalescer = SendCoalescer()
+    conn = connections.get("platform")
+
+    def send(recipient: str):
+        draft = Draft(recipient, "to", "Sender <hello@sandbox.herald.test>", "Hello", {"Text": "hi"}, None)
+        return asyncio.ensure_future(coalescer.accept(conn, principal, "email", "email.send", Item([draft]),
+                                                      compare_bodies=False))
+
+    kept, gone = send("kept@example.com"), send("gone@example.com")
+    await asyncio.sleep(0)  # both wait for the statement the next turn of the loop starts
+    gone.cancel()
+    outcome = await kept
+    assert gone.cancelled()
+    stored = await Message.filter(tenant_id=tenant.id).values_list("recipient", "public_id")
+    assert stored == [("kept@example.com", outcome.message_ids[0])]
+    assert coalescer._shapes == {}
