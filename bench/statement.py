@@ -48,13 +48,13 @@ async def run(args: argparse.Namespace) -> dict:
     import models.platform.report as report
     import models.platform.usage as usage
     from app.platform.api_key.principal import KeyDirectory
-    from app.platform.message import service
+    from app.platform.message import service, statement
     from app.platform.message.service import Draft, Item
     from herald.settings import load_settings
     from models import tortoise_config
 
     database = stage.env["PLATFORM_DATABASE_URL"].rsplit("/", 1)[1]
-    rollup = service.rollup_sql
+    rollup = statement.rollup_sql
     variants = [f"{shards} shards" for shards in args.shards] + (["no report counters"] if args.without_report_counters
                                                                   else [])
     if args.without_indexes:
@@ -78,7 +78,8 @@ async def run(args: argparse.Namespace) -> dict:
             for number in range(args.rounds):
                 for variant in variants:
                     experiment = variant == "no report counters" or variant.startswith("without ")
-                    service.rollup_sql = (lambda *_, **__: "") if variant == "no report counters" else rollup
+                    statement.rollup_sql = (lambda *_, **__: "") if variant == "no report counters" else rollup
+                    statement.write_text.cache_clear()  # its cached texts hold the rollups, or not
                     report.SHARDS = usage.SHARDS = args.shards[0] if experiment else int(variant.split()[0])
                     dropped = await _drop_indexes(conn, args.without_indexes) if variant.startswith("without ") else []
                     await asyncio.gather(*(send(index) for index in range(200)))  # warm: plans, pool, rows
@@ -93,7 +94,8 @@ async def run(args: argparse.Namespace) -> dict:
                     for definition in dropped:
                         await conn.execute_script(definition)
     finally:
-        service.rollup_sql = rollup
+        statement.rollup_sql = rollup
+        statement.write_text.cache_clear()
         await stage.drop_database()
         stage.close()
         stage.close_services()

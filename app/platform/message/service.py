@@ -18,29 +18,21 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from functools import lru_cache
 from typing import Any
 
-import orjson
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
 from app.platform.api_key.principal import Principal
 from app.platform.blocklist import service as blocklist
+from app.platform.message import statement
 from app.platform.template import service as templates
-from herald.actors import Actor
-from models.outbox import insert_sql
 from models.platform.domain import UNREACHABLE_RECHECK_SECONDS, SenderState, sender_domain_state
-from models.platform.events import fanout_sql, message_data_sql
 from models.platform.blocklist import candidates
 from models.platform.idempotency import WINDOW_HOURS
 from models.platform.message import MessageStatus, new_message_id
-from models.platform.report import rollup_sql
-from models.platform.usage import period_of, totals, upsert_sql
+from models.platform.usage import period_of, totals
 
-# Milliseconds from now to a scheduled message's time (0 for a message to send at once).
-SCHEDULE_DELAY_SQL = ("COALESCE(GREATEST(0, ceil(extract(epoch FROM (next_attempt_at - now())) * 1000))::int, 0)")
-COUNTER_OF = {"email": "emails_sent", "sms": "sms_sent", "push": "push_sent", "whatsapp": "whatsapp_sent"}
 STATUSES = [status.value for status in MessageStatus]
 
 
@@ -77,15 +69,6 @@ def body_hash(body: dict[str, Any], key: str | None) -> str:
         return ""
     canonical = {key: value for key, value in body.items() if key != "IdempotencyKey"}
     return hashlib.sha256(json.dumps(canonical, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-def json_text(value: Any) -> str:
-    """JSON text for a jsonb column, by the C encoder (the accept path writes one or two per
-    message); a value it refuses (an integer past 64 bits in free-form push Data) by the standard one."""
-    try:
-        return orjson.dumps(value).decode()
-    except (orjson.JSONEncodeError, TypeError):
-        return json.dumps(value)
 
 
 def single_statement(principal: Principal | None, items: list[Item]) -> bool:
@@ -134,7 +117,7 @@ async def _quota_left(conn: BaseDBAsyncClient, principal: Principal, period: str
     if principal.effective_quota is None:
         return None
     used = await totals(conn, principal.tenant_pk, period)
-    sent = sum(int(used[name]) for name in COUNTER_OF.values())
+    sent = sum(int(used[name]) for name in statement.COUNTER_OF.values())
     return max(0, principal.effective_quota - sent)
 
 
@@ -160,68 +143,12 @@ async def _claim_idempotency(conn: BaseDBAsyncClient, principal: Principal, oper
     return False, json.loads(ids) if isinstance(ids, str) else ids, earlier[0]["body_hash"]
 
 
-def _write_sql(principal: Principal, channel: str, period: str, rows: list[tuple[str, Draft, str | None]],
-               *, gate: str = "", items: list[int] | None = None) -> tuple[str, list]:
-    """The CTEs (from ``m AS (...)`` on, no WITH) that insert the messages, their outbox rows, the
-    usage counters, the ``*.queued`` webhook events and the report counters, with their parameters
-    ($1 tenant, $2 channel, $3 mode, $4 key, then the columns, the period and the usage values).
-    ``gate``, an SQL condition over a message's row ``x`` (its item index ``x.ix``, from ``items``),
-    lets only the messages for which it holds be written, and counted."""
-    columns: dict[str, list] = {name: [] for name in ("public_id", "recipient", "role", "sender", "subject", "content",
-                                                      "tags", "key", "template", "not_before")}
-    for message_id, draft, key in rows:
-        columns["public_id"].append(message_id)
-        columns["recipient"].append(draft.recipient)
-        columns["role"].append(draft.role)
-        columns["sender"].append(draft.sender)
-        columns["subject"].append(draft.subject)
-        columns["content"].append(json_text(draft.content))
-        columns["tags"].append(json_text(draft.tags) if draft.tags is not None else None)
-        columns["key"].append(key)
-        columns["template"].append(draft.template)
-        columns["not_before"].append(draft.not_before)
-    params = [principal.tenant_pk, channel, principal.mode, principal.key_pk, *columns.values(),
-              items if items is not None else [0] * len(rows), period]
-    # Gated, the counters count the messages written; ungated, every row is written.
-    usage_sql, usage_params = upsert_sql({COUNTER_OF[channel]: 1 if gate else len(rows)}, tenant="$1",
-                                         period=f"${len(params)}", first=len(params) + 1,
-                                         per_row_of="m" if gate else None)
-    return _write_text(channel, usage_sql, gate), params + usage_params
-
-
-@lru_cache(maxsize=64)
-def _write_text(channel: str, usage_sql: str, gate: str) -> str:
-    """:func:`_write_sql`'s SQL, the same for every call of one shape (a few kilobytes: built once)."""
-    return (
-        "m AS (INSERT INTO messages (public_id, tenant_id, channel, status, mode, api_key_id, recipient, "
-        "recipient_role, sender, subject, content, tags, idempotency_key, template, next_attempt_at, attempts, "
-        "created_at, updated_at) "
-        "SELECT p, $1, $2, 'queued', $3, $4, r, ro, s, su, c::jsonb, t::jsonb, k, tp, nb, 0, now(), now() "
-        "FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], "
-        "$12::text[], $13::text[], $14::timestamptz[], $15::int[]) AS x(p, r, ro, s, su, c, t, k, tp, nb, ix) "
-        + (f"WHERE {gate} " if gate else "")
-        + "RETURNING id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, template, "
-        "next_attempt_at), "
-        # A scheduled message's job waits in the broker until its time (the claim also refuses it before).
-        f"o AS ({insert_sql(Actor.deliver(channel), 'm', delay_ms=SCHEDULE_DELAY_SQL)}), "
-        f"u AS ({usage_sql}), "
-        # <channel>.queued webhook events: the one-time EXISTS keeps a tenant without such an endpoint
-        # at a single index probe (models/platform/events.py).
-        "wh_source AS (SELECT m.tenant_id, m.mode, m.channel || '.queued' AS type, m.id AS message_id, "
-        f"{message_data_sql('m')} AS data FROM m WHERE EXISTS (SELECT 1 FROM webhook_endpoints e "
-        "WHERE e.tenant_id = $1 AND e.mode = $3 AND e.enabled AND (e.event_types ? '*' OR e.event_types ? ($2 || "
-        "'.queued'))))"
-        + fanout_sql("wh_source")
-        + rollup_sql("m")
-    )
-
-
 async def _write(conn: BaseDBAsyncClient, principal: Principal, channel: str, period: str,
                  rows: list[tuple[str, Draft, str | None]], claimed: list[tuple[str, list[str]]],
                  operation: str) -> None:
     """Messages, their outbox rows, the usage counters and the claimed idempotency records: one
     statement, so one round trip (and atomic by itself when no transaction surrounds it)."""
-    body, params = _write_sql(principal, channel, period, rows)
+    body, params = statement.write_sql(principal, channel, period, rows)
     sql = "WITH " + body
     if claimed:
         first = len(params) + 1
@@ -236,43 +163,6 @@ def _listed(value: Any) -> list:
     if value is None:
         return []
     return json.loads(value) if isinstance(value, str) else list(value)
-
-
-# A message is written when its item is not refused by the blocklist (no key) or when the item's
-# claim came back holding this request's ids (a key: ids are 96 random bits, so only our claim does).
-UNBLOCKED = "NOT EXISTS (SELECT 1 FROM blocked b WHERE b.item = x.ix)"
-CLAIMED = "EXISTS (SELECT 1 FROM claim c WHERE c.key = x.k AND c.message_ids ? x.p)"
-
-
-@lru_cache(maxsize=64)
-def _singles_text(body: str, first: int, keyed: bool) -> str:
-    """:func:`accept_singles`'s SQL around the write ``body`` (:func:`_write_sql`): the blocklist's
-    candidates bind to ``$first`` to ``$first + 2`` (item, kind, value), then (``keyed``) the claims'
-    operation, keys, body hashes, proposed ids and items, and the window's hours."""
-    sql = (f"WITH blocked AS (SELECT DISTINCT c.item, e.kind, e.value FROM block_entries e JOIN "
-           f"unnest(${first}::int[], ${first + 1}::text[], ${first + 2}::text[]) AS c(item, kind, value) "
-           "ON e.kind = c.kind AND e.value = c.value), ")
-    claims = "NULL::json AS claims"
-    if keyed:
-        at = first + 3
-        expired = "r.expires_at < now()"
-        # Taken in key order, so two statements claiming common keys lock them in the same order.
-        sql += (
-            "claim AS (INSERT INTO idempotency_records AS r (tenant_id, mode, operation, key, body_hash, message_ids, "
-            f"created_at, expires_at) SELECT $1, $3, ${at}, v.key, v.hash, v.ids::jsonb, now(), "
-            f"now() + make_interval(hours => ${at + 5}) FROM unnest(${at + 1}::text[], ${at + 2}::text[], "
-            f"${at + 3}::text[], ${at + 4}::int[]) AS v(key, hash, ids, item) "
-            "WHERE NOT EXISTS (SELECT 1 FROM blocked b WHERE b.item = v.item) ORDER BY v.key "
-            "ON CONFLICT (tenant_id, mode, operation, key) DO UPDATE SET "
-            f"body_hash = CASE WHEN {expired} THEN EXCLUDED.body_hash ELSE r.body_hash END, "
-            f"message_ids = CASE WHEN {expired} THEN EXCLUDED.message_ids ELSE r.message_ids END, "
-            f"created_at = CASE WHEN {expired} THEN now() ELSE r.created_at END, "
-            f"expires_at = CASE WHEN {expired} THEN EXCLUDED.expires_at ELSE r.expires_at END "
-            "RETURNING r.key, r.message_ids, r.body_hash), "
-        )
-        claims = "(SELECT json_agg(json_build_array(key, message_ids, body_hash)) FROM claim) AS claims"
-    return (sql + body + " SELECT (SELECT json_agg(json_build_array(item, kind, value)) FROM blocked) AS blocked, "
-            + claims)
 
 
 async def accept_singles(conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str,
@@ -297,8 +187,8 @@ async def accept_singles(conn: BaseDBAsyncClient, principal: Principal, channel:
     rows = [(message_id, draft, item.idempotency_key) for item, item_ids in zip(items, ids)
             for message_id, draft in zip(item_ids, item.drafts)]
     indexes = [index for index, item in enumerate(items) for _ in item.drafts]
-    body, params = _write_sql(principal, channel, period_of(now), rows, gate=CLAIMED if keyed else UNBLOCKED,
-                              items=indexes)
+    body, params = statement.write_sql(principal, channel, period_of(now), rows,
+                                       gate=statement.CLAIMED if keyed else statement.UNBLOCKED, items=indexes)
     pairs = [{draft.recipient: candidates(draft.recipient) for draft in item.drafts} for item in items]
     first = len(params) + 1
     probes = [(index, kind, value) for index, found in enumerate(pairs) for each in found.values()
@@ -307,7 +197,7 @@ async def accept_singles(conn: BaseDBAsyncClient, principal: Principal, channel:
     if keyed:
         params += [operation, [item.idempotency_key for item in items], [item.body_hash for item in items],
                    [json.dumps(item_ids) for item_ids in ids], list(range(len(items))), WINDOW_HOURS]
-    [row] = await conn.execute_query_dict(_singles_text(body, first, keyed), params)
+    [row] = await conn.execute_query_dict(statement.singles_text(body, first, keyed), params)
     hits: dict[int, set[tuple[str, str]]] = {}
     for index, kind, value in _listed(row["blocked"]):
         hits.setdefault(index, set()).add((kind, value))

@@ -49,8 +49,12 @@ def _body(request: Request, model: type[BaseModel]) -> tuple[dict[str, Any], Any
     return raw, validate(raw, model)
 
 
-async def _accept(principal: Principal, channel: str, items: list[Item], *, compare_bodies: bool) -> list[Outcome]:
-    # One item is one statement, atomic alone (claim included); a batch's claims commit with its messages.
+async def _accept(request: Request, principal: Principal, channel: str, items: list[Item], *,
+                  compare_bodies: bool) -> list[Outcome]:
+    if service.single_statement(principal, items):  # written with the single sends waiting with it
+        return [await request.app.ctx.sends.accept(db.connection(), principal, channel, f"{channel}.send", items[0],
+                                                   compare_bodies=compare_bodies)]
+    # A batch's claims commit with its messages.
     opened = db.transaction() if service.needs_transaction(items, principal) else nullcontext(db.connection())
     async with opened as conn:
         return await service.accept(conn, principal, channel, f"{channel}.send", items,
@@ -59,12 +63,7 @@ async def _accept(principal: Principal, channel: str, items: list[Item], *, comp
 
 async def send_one(request: Request, channel: str, item: Item, *, compare_bodies: bool) -> HTTPResponse:
     """Accept one request's messages, nudge the relay, answer 202 (or the item's error)."""
-    principal = principal_of(request)
-    if service.single_statement(principal, [item]):  # written with the single sends waiting with it
-        outcome = await request.app.ctx.sends.accept(db.connection(), principal, channel, f"{channel}.send", item,
-                                                     compare_bodies=compare_bodies)
-    else:
-        [outcome] = await _accept(principal, channel, [item], compare_bodies=compare_bodies)
+    [outcome] = await _accept(request, principal_of(request), channel, [item], compare_bodies=compare_bodies)
     request.app.ctx.wakeup.poke()
     if outcome.error is not None:
         raise outcome.error
@@ -129,7 +128,7 @@ async def send_email_batch(request: Request) -> HTTPResponse:
             results[index]["Error"] = views.item_error(error)
             continue
         items.append((index, item))
-    outcomes = await _accept(principal, "email", [item for _, item in items], compare_bodies=False)
+    outcomes = await _accept(request, principal, "email", [item for _, item in items], compare_bodies=False)
     for (index, _), outcome in zip(items, outcomes):
         if outcome.error is not None:
             results[index]["Error"] = views.item_error(outcome.error)
