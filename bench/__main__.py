@@ -146,6 +146,9 @@ class Bench(Stage):
                                            "--host", "127.0.0.1", "--port", str(self.platform_port),
                                            "--single-process", "--no-motd"], self.env)
         self.wait_http(self.platform_port)
+        # The request log's rows are built and written by the stream consumer, as in production.
+        self.spawn("request-log-consumer", [sys.executable, "-m", "herald.cli", "consume", "--kinds", "request-log"],
+                   self.env)
         results: dict = {}
         if self.args.only_scale:
             results["scale"] = await self.scale()

@@ -41,8 +41,8 @@ import asyncpg
 import httpx
 import psutil
 
-from herald.cli import scheduler_argv, serve_argv, worker_argv
-from herald.settings import load_settings, replace_database
+from herald.roles import scheduler_argv, serve_argv, worker_argv
+from kit.settings import load_settings, replace_database
 from bench.http_receiver import HttpReceiver, provider_env
 from bench.receiver import Receiver
 from bench.stage import free_port

@@ -1,5 +1,5 @@
 """CPU time a phase of the bench costs, per answered request: the serving processes (the one that
-listens on the port and its children, such as the request log's builder), PostgreSQL and Redis.
+listens on the port and its children), PostgreSQL and Redis.
 
 On a shared machine a rate ratio moves with the neighbours from round to round; the CPU a request
 costs each process moves much less, and says where the time goes (issue 21: "report where the

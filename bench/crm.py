@@ -36,7 +36,7 @@ import asyncpg
 import httpx
 
 from bench.stage import ROOT, free_port
-from herald.settings import load_settings, replace_database
+from kit.settings import load_settings, replace_database
 
 BULK = 5000
 BULK_BOUND = 2.0

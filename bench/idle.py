@@ -55,7 +55,7 @@ def _role(process: psutil.Process) -> str:
 
 
 def measure(window: float = 25.0) -> dict:
-    from herald.systems import SYSTEMS
+    from kit.systems import SYSTEMS
 
     var_dir = Path(tempfile.mkdtemp(prefix="herald-idle-"))
     ports = {s.name: _free_port() for s in SYSTEMS}

@@ -41,7 +41,7 @@ import httpx
 
 from bench.load import build_request, read_response
 from bench.stage import ROOT, free_port, say
-from herald.settings import replace_database
+from kit.settings import replace_database
 
 P99_BOUND_MS = 5.0
 VERIFIED_HOST = "lp.bench-verified.example.com"

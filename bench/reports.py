@@ -129,7 +129,7 @@ async def measure(env: dict[str, str], tenant_pk: int, samples: int) -> tuple[li
 
     from app.platform.report import service, views
     from app.platform.report.window import window
-    from herald.settings import load_settings
+    from kit.settings import load_settings
     from models import tortoise_config
 
     await Tortoise.init(config=tortoise_config(load_settings(env), ["platform"], pool_max=2))

@@ -20,7 +20,7 @@ import httpx
 import psutil
 import redis
 
-from herald.settings import load_settings, replace_database
+from kit.settings import load_settings, replace_database
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,7 +1,7 @@
 """The accept statement alone: CPU a single send costs PostgreSQL and the calling process, with
 no HTTP in the way. `python -m bench.statement [--shards 8,32] [--rounds 5 --sends 6000 --inflight 16 --recipients 1]`
 
-It calls ``service.accept`` (the one-statement write of a single send, ``accept_singles``) for one account,
+It calls ``service.accept`` (the one accept statement, here of one single send a call) for one account,
 ``--inflight`` at a time, and reports per accept the CPU time of the bench process and of the
 PostgreSQL backends of the bench database, for each counter shard count of ``--shards`` (report
 and usage counters alike), in alternating rounds so that the machine's drift touches each alike.
@@ -50,7 +50,7 @@ async def run(args: argparse.Namespace) -> dict:
     from app.platform.api_key.principal import KeyDirectory
     from app.platform.message import service, statement
     from app.platform.message.service import Draft, Item
-    from herald.settings import load_settings
+    from kit.settings import load_settings
     from models import tortoise_config
 
     database = stage.env["PLATFORM_DATABASE_URL"].rsplit("/", 1)[1]

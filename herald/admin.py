@@ -28,8 +28,8 @@ from app.platform.registration.service import claim_domain, release_domain
 from app.platform.staff.service import CLI, add_staff, list_staff, remove_staff
 from app.platform.tenant.service import create_tenant, set_tenant_status
 from tortoise.transactions import in_transaction
-from herald.errors import exit_on_config_error
-from herald.settings import get_settings
+from kit.errors import exit_on_config_error
+from kit.settings import get_settings
 from models import tortoise_config
 from models.platform.api_key import KeyKind
 from models.platform.tenant import Tenant, TenantStatus

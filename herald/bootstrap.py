@@ -9,7 +9,7 @@ from tortoise import Tortoise
 
 from app.platform.api_key.service import create_key
 from app.platform.tenant.service import create_tenant
-from herald.settings import Settings
+from kit.settings import Settings
 from models import tortoise_config
 from models.platform.api_key import ApiKey, KeyKind, hash_key
 from models.platform.domain import SANDBOX_DOMAIN

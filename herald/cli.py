@@ -6,7 +6,8 @@
     herald serve SYSTEM           one HTTP system (production role)
     herald worker                 the Dramatiq workers (production role)
     herald scheduler              the scheduler and outbox relay (production role)
-    herald consume                the runtime's analytics stream consumer (worker role)
+    herald consume                the stream consumer: runtime analytics and the request log (worker role)
+    herald smtpd                  Herald's SMTP server: submission and receiving (docs/smtp.md)
     herald tenant ... / key ... / flags ... / staff ...   operator commands (see herald/admin.py)
 
 Every command but ``up`` run without a database in its environment uses the stack that
@@ -18,51 +19,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
 import sys
-from pathlib import Path
 
-from herald.errors import exit_on_config_error
-from herald.settings import get_settings, system_by_name
+from kit.errors import exit_on_config_error
+from herald.roles import consume_argv, scheduler_argv, serve_argv, serve_env, smtpd_argv, worker_argv
+from kit.config_values import ConfigError
+from kit.settings import get_settings, system_by_name
 from herald.stack import NoStack, use_running_stack
-from herald.systems import SYSTEMS
+from kit.systems import DATA_SYSTEMS, SYSTEMS
 
 SYSTEM_NAMES = [system.name for system in SYSTEMS]
-
-
-def serve_argv(system: str, host: str, port: int, workers: int) -> list[str]:
-    argv = [sys.executable, "-m", "sanic", f"app.{system}:create_app", "--factory", "--host", host,
-            "--port", str(port), "--no-motd"]
-    argv += ["--single-process"] if workers == 1 else ["--workers", str(workers)]
-    return argv
-
-
-def serve_env(var_dir: Path, system: str, workers: int) -> dict[str, str]:
-    """The environment of `herald serve`: with several workers, a fresh PROMETHEUS_MULTIPROC_DIR
-    (unless one is given) so that /metrics adds up every worker's counters, not one worker's."""
-    env = dict(os.environ)
-    if workers > 1 and not env.get("PROMETHEUS_MULTIPROC_DIR"):
-        metrics_dir = var_dir / "http-metrics" / system
-        shutil.rmtree(metrics_dir, ignore_errors=True)  # counters of an earlier run are not this one's
-        metrics_dir.mkdir(parents=True)
-        env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
-    return env
-
-
-def worker_argv(processes: int, threads: int, queues: list[str] | None = None) -> list[str]:
-    argv = [sys.executable, "-m", "dramatiq", "tasks", "--processes", str(processes), "--threads", str(threads)]
-    if queues:
-        argv += ["--queues", *queues]
-    return argv
-
-
-def scheduler_argv() -> list[str]:
-    return [sys.executable, "-m", "schedules"]
-
-
-def consume_argv(extra: list[str] | None = None) -> list[str]:
-    """The runtime's stream consumer (worker role; tasks/runtime_stream.py)."""
-    return [sys.executable, "-m", "tasks.runtime_stream", *(extra or [])]
 
 
 def cmd_up(args: argparse.Namespace) -> int:
@@ -76,9 +42,10 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
     with exit_on_config_error():
         settings = get_settings()
-        systems = args.systems or SYSTEM_NAMES
+        systems = args.systems or [system.name for system in DATA_SYSTEMS]
         for name in systems:
-            system_by_name(name)
+            if not system_by_name(name).database:
+                raise ConfigError("system", f"{name} has no database of its own: nothing to migrate")
             settings.database_url_for(name)
 
     def report(event: str, app_label: str, name: str) -> None:
@@ -123,7 +90,12 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 
 def cmd_consume(args: argparse.Namespace) -> int:
     argv = consume_argv(["--batch", str(args.batch), "--claim-idle-ms", str(args.claim_idle_ms),
-                         "--concurrency", str(args.concurrency)])
+                         "--concurrency", str(args.concurrency), "--kinds", args.kinds])
+    os.execv(argv[0], argv)
+
+
+def cmd_smtpd(args: argparse.Namespace) -> int:
+    argv = smtpd_argv()
     os.execv(argv[0], argv)
 
 
@@ -160,11 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
     scheduler = commands.add_parser("scheduler", help="run the scheduler and outbox relay")
     scheduler.set_defaults(func=cmd_scheduler)
 
-    consume = commands.add_parser("consume", help="run the runtime's analytics stream consumer (worker role)")
+    consume = commands.add_parser("consume", help="run the stream consumer: the runtime's analytics and the "
+                                                  "platform's request log (worker role)")
     consume.add_argument("--batch", type=int, default=500)
     consume.add_argument("--claim-idle-ms", type=int, default=60_000)
-    consume.add_argument("--concurrency", type=int, default=2, help="consumer loops in the process (default 2)")
+    consume.add_argument("--concurrency", type=int, default=2,
+                         help="loops of the runtime's kind in the process (default 2)")
+    consume.add_argument("--kinds", default="runtime,request-log",
+                         help="stream kinds to read, comma separated (default runtime,request-log)")
     consume.set_defaults(func=cmd_consume)
+
+    smtpd = commands.add_parser("smtpd", help="run Herald's SMTP server: submission and receiving")
+    smtpd.set_defaults(func=cmd_smtpd)
 
     from herald import admin
 
@@ -181,8 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             use_running_stack(os.environ)
         except NoStack as error:
-            print(f"herald: {error}", file=sys.stderr, flush=True)
-            return 2
+            if not (args.command == "smtpd" and os.environ.get("REDIS_URL")):  # smtpd has no database
+                print(f"herald: {error}", file=sys.stderr, flush=True)
+                return 2
         get_settings.cache_clear()
     return args.func(args) or 0
 

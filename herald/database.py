@@ -9,15 +9,15 @@ import asyncpg
 from tortoise.context import TortoiseContext
 from tortoise.migrations.api import migrate as tortoise_migrate
 
-from herald.settings import Settings, replace_database
-from herald.systems import SYSTEMS
+from kit.settings import Settings, replace_database
+from kit.systems import DATA_SYSTEMS
 from models import tortoise_config
 
 
 async def create_databases(settings: Settings, systems: Iterable[str] | None = None) -> list[str]:
     """Create the missing databases; returns the names it created."""
     created = []
-    for name in systems or [system.name for system in SYSTEMS]:
+    for name in systems or [system.name for system in DATA_SYSTEMS]:
         url = settings.database_url_for(name)
         database = urlsplit(url).path.lstrip("/")
         connection = await asyncpg.connect(replace_database(url, "postgres"))
@@ -33,7 +33,7 @@ async def create_databases(settings: Settings, systems: Iterable[str] | None = N
 
 
 async def drop_databases(settings: Settings, systems: Iterable[str] | None = None) -> None:
-    for name in systems or [system.name for system in SYSTEMS]:
+    for name in systems or [system.name for system in DATA_SYSTEMS]:
         url = settings.database_url_for(name)
         database = urlsplit(url).path.lstrip("/")
         connection = await asyncpg.connect(replace_database(url, "postgres"))
@@ -45,7 +45,7 @@ async def drop_databases(settings: Settings, systems: Iterable[str] | None = Non
 
 async def migrate(settings: Settings, systems: Iterable[str] | None = None, *, report=None) -> None:
     """Apply every committed migration of the given systems (all by default)."""
-    names = list(systems) if systems is not None else [system.name for system in SYSTEMS]
+    names = list(systems) if systems is not None else [system.name for system in DATA_SYSTEMS]
     await create_databases(settings, names)
     # A context of its own: migrating never disturbs an ORM the calling process already uses.
     async with TortoiseContext():

@@ -17,8 +17,8 @@ import json
 from typing import Awaitable, Callable
 
 from app.http.errors import BadRequest
-from herald.settings import get_settings
-from herald.timestamps import iso
+from kit.settings import get_settings
+from kit.timestamps import iso
 
 
 class CommandError(BadRequest):

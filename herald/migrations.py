@@ -6,7 +6,7 @@ The configuration is exposed as :data:`TORTOISE_ORM` for Tortoise's own CLI as w
 
 from __future__ import annotations
 
-from herald.settings import Settings, get_settings
+from kit.settings import Settings, get_settings
 
 
 def __getattr__(name: str):

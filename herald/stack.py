@@ -21,11 +21,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Mapping, MutableMapping
 
-from herald.settings import Settings, settings_variables
-from herald.systems import SYSTEMS
+from kit.settings import Settings, settings_variables
+from kit.systems import DATA_SYSTEMS, SYSTEMS
 
 STACK_FILE = "stack.json"
-DATABASE_VARIABLES = ("DATABASE_URL", *(f"{system.name.upper()}_DATABASE_URL" for system in SYSTEMS))
+DATABASE_VARIABLES = ("DATABASE_URL", *(f"{system.name.upper()}_DATABASE_URL" for system in DATA_SYSTEMS))
 
 
 class NoStack(Exception):

@@ -2,7 +2,7 @@
 
 With no DATABASE_URL it runs a real embedded PostgreSQL, with no REDIS_URL a real embedded
 Redis, both under ./var/ (HERALD_VAR_DIR) and kept between runs. Then it applies the
-migrations, runs the first-start bootstrap, starts the five HTTP systems, the workers and
+migrations, runs the first-start bootstrap, starts the HTTP systems, the workers and
 the scheduler, and prints where everything listens. Ctrl-C or SIGTERM stops it all.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import secrets
 import signal
 import sys
@@ -18,13 +19,13 @@ from pathlib import Path
 
 import httpx
 
-from herald.cli import consume_argv, scheduler_argv, serve_argv, worker_argv
-from herald.embedded import EmbeddedError, EmbeddedPostgres, EmbeddedRedis
-from herald.errors import exit_on_config_error
-from herald.settings import ConfigError, Settings, load_settings
+from herald.roles import consume_argv, scheduler_argv, serve_argv, smtpd_argv, worker_argv
+from herald.embedded import MAXMEMORY, EmbeddedError, EmbeddedPostgres, EmbeddedRedis
+from kit.errors import exit_on_config_error
+from kit.settings import ConfigError, Settings, load_settings
 from herald.stack import NoStack, Stack, remove_stack, running_stack, shown, write_stack
 from herald.supervisor import Child, Supervisor, say
-from herald.systems import SYSTEMS
+from kit.systems import CONSOLE, SYSTEMS
 
 
 def _generated_secret(var_dir: Path, name: str) -> str:
@@ -43,6 +44,14 @@ def _embedded_port(name: str, default: int) -> int:
     if not raw.isdigit() or not 0 < int(raw) < 65536:
         raise ConfigError(name, f"must be a port number, got {raw!r}")
     return int(raw)
+
+
+def _embedded_maxmemory() -> str:
+    """EMBEDDED_REDIS_MAXMEMORY: bytes, or a number with kb, mb or gb (herald/embedded.py MAXMEMORY)."""
+    raw = (os.environ.get("EMBEDDED_REDIS_MAXMEMORY") or MAXMEMORY).strip().lower()
+    if not re.fullmatch(r"[1-9][0-9]{0,12}(kb|mb|gb)?", raw):
+        raise ConfigError("EMBEDDED_REDIS_MAXMEMORY", f"must be bytes or a size such as 512mb, got {raw!r}")
+    return raw
 
 
 def _wait_http(url: str, seconds: float, supervisor: Supervisor) -> bool:
@@ -82,7 +91,8 @@ def up() -> int:
                 postgres.wait_ready()
                 env["DATABASE_URL"] = postgres.url
             if settings.embedded_redis:
-                redis = EmbeddedRedis(var_dir, _embedded_port("EMBEDDED_REDIS_PORT", 6380), settings.host)
+                redis = EmbeddedRedis(var_dir, _embedded_port("EMBEDDED_REDIS_PORT", 6380), settings.host,
+                                      _embedded_maxmemory())
                 redis.prepare()
                 supervisor.add(Child("redis", redis.command().argv, env, log=logs / "redis.out"))
                 redis.wait_ready()
@@ -140,7 +150,8 @@ def _serve(supervisor: Supervisor, settings: Settings, env: dict[str, str], note
     supervisor.add(Child("worker", worker_argv(settings.worker_processes, settings.worker_threads),
                          {**env, **settings.worker_env()}, log=logs / "worker.log"))
     supervisor.add(Child("scheduler", scheduler_argv(), env, log=logs / "scheduler.log"))
-    supervisor.add(Child("consumer", consume_argv(), env, log=logs / "consumer.log"))  # runtime analytics
+    supervisor.add(Child("consumer", consume_argv(), env, log=logs / "consumer.log"))  # analytics, request log
+    supervisor.add(Child("smtpd", smtpd_argv(), env, log=logs / "smtpd.log"))  # submission and receiving
 
     ready = all(_wait_http(f"http://{settings.host}:{settings.ports[s.name]}/healthz", 60, supervisor)
                 for s in SYSTEMS)
@@ -167,8 +178,12 @@ def _prepare_databases(settings: Settings) -> tuple[list[str], str | None]:
 
 def _print_addresses(settings: Settings, env: dict[str, str], ready: bool, notes: list[str]) -> None:
     lines = ["", "Herald is up." if ready else "Herald started, but some systems did not answer /healthz yet."]
+    # The console first: it is where a person starts (docs/console.md).
+    lines.append(f"  open {settings.url_of(CONSOLE.name)} in a browser to sign up or sign in")
     for system in SYSTEMS:
         lines.append(f"  {system.name:<9} http://{settings.host}:{settings.ports[system.name]}  ({system.title})")
+    lines.append(f"  smtp      {settings.host}:{settings.smtp_submission_port} submission (AUTH with an API key), "
+                 f"{settings.host}:{settings.smtp_receive_port} receiving")
     lines.append(f"  database  {_redact(env['DATABASE_URL'])}" + ("  (embedded)" if settings.embedded_database else ""))
     lines.append(f"  redis     {_redact(env['REDIS_URL'])}" + ("  (embedded)" if settings.embedded_redis else ""))
     lines.append(f"  logs      {settings.var_dir / 'log'}")

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from herald.settings import Settings
-from herald.systems import SYSTEMS
+from kit.settings import Settings
+from kit.systems import DATA_SYSTEMS
 
 
 def tortoise_config(settings: Settings, systems: Iterable[str] | None = None, *, pool_max: int | None = None) -> dict:
     pool_max = min(pool_max, settings.database_pool_max) if pool_max else settings.database_pool_max
-    names = list(systems) if systems is not None else [system.name for system in SYSTEMS]
+    names = list(systems) if systems is not None else [system.name for system in DATA_SYSTEMS]
     connections = {}
     apps = {}
     for name in names:

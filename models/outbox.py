@@ -9,7 +9,7 @@ late would be skipped.
 
 Jobs are written only through :func:`enqueue` (one row) or :func:`insert_sql` (rows produced by
 a statement, for the hot paths that write messages and their jobs in one round trip), with an
-:class:`herald.actors.ActorRef` from the registry: the actor and queue names are spelled there.
+:class:`kit.actors.ActorRef` from the registry: the actor and queue names are spelled there.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tortoise import fields
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
-from herald.actors import ActorRef
+from kit.actors import ActorRef
 
 
 class OutboxBase(Model):

@@ -12,7 +12,7 @@ plug-in offers, duck-typed so that the caller needs nothing of this package:
 service is unreachable, answers an error status, or answers text that is not JSON; the message
 says why (for the caller's log, never for a client). What the JSON must contain is the caller's
 business: the plug-in is a transport. The base URL is the operator's setting, not a tenant's, so it
-is not an egress target (herald/egress.py is for URLs tenants give).
+is not an egress target (kit/egress.py is for URLs tenants give).
 """
 
 from __future__ import annotations

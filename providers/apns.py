@@ -7,7 +7,7 @@ Configuration::
     topic                           the app's bundle id (apns-topic)
     environment                     "production" (default) or "sandbox"
     base_url                        overrides the host chosen by ``environment`` (a tenant's goes
-                                    through herald.egress: https, port 443, public addresses)
+                                    through kit.egress: https, port 443, public addresses)
 
 The provider token is reused for 50 minutes (Apple refuses tokens older than an hour and
 throttles refreshing more often than every 20 minutes). ``BadDeviceToken`` and ``Unregistered``

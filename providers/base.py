@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from herald.egress import PROVIDERS, Policy
+from kit.egress import PROVIDERS, Policy
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,18 @@ class DkimKey:
 
     def __repr__(self) -> str:  # never print the key
         return f"DkimKey({self.domain!r}, {self.selector!r})"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """One file of an e-mail, its bytes unsealed for this attempt only."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+    def __repr__(self) -> str:  # never print the bytes
+        return f"Attachment({self.filename!r}, {self.content_type!r}, {len(self.data)} bytes)"
 
 
 @dataclass(frozen=True)
@@ -41,6 +53,10 @@ class Outgoing:
     # E-mail: the sender domain's DKIM key. Push: the device's platform (ios, android, web) when known.
     dkim: DkimKey | None = None
     platform: str | None = None
+    # E-mail: the envelope sender (MAIL FROM), a VERP address naming this message (kit/verp.py).
+    return_path: str | None = None
+    # E-mail: its files (``content["Attachments"]`` then lists their names, types and sizes only).
+    attachments: tuple[Attachment, ...] = ()
 
     @property
     def idempotency_key(self) -> str:
@@ -59,7 +75,7 @@ class Provider:
     channel: ClassVar[str]
     # Set by the worker (tasks/providers.py) right after making an instance. ``tenant_configured``:
     # the configuration is a tenant's, so its hosts and URLs are the tenant's choice too and go
-    # through ``egress`` (herald.egress), as do the URLs that come with a message (a Web Push
+    # through ``egress`` (kit.egress), as do the URLs that come with a message (a Web Push
     # subscription) whoever configured the provider. The defaults are the strict ones.
     tenant_configured: bool = False
     egress: Policy = PROVIDERS

@@ -3,7 +3,9 @@
     ProviderError
     ├── TransientProviderError(retry_after)   try again later (honour retry_after seconds when given)
     ├── PermanentProviderError                 this message can never go: fail it with the reason
-    │   └── InvalidDeviceToken                 the push token is no longer valid: also forget the device
+    │   ├── InvalidDeviceToken                 the push token is no longer valid: also forget the device
+    │   └── RecipientBounced                   the recipient's server refused it for good (SMTP 5xx at
+    │                                          RCPT): a hard bounce, the address suppressed
     └── ProviderConfigError                    the provider is misconfigured: fail, and tell the operator
 """
 
@@ -26,6 +28,10 @@ class PermanentProviderError(ProviderError):
 
 class InvalidDeviceToken(PermanentProviderError):
     """The push service says this device token is gone (unregistered, expired): delete the device."""
+
+
+class RecipientBounced(PermanentProviderError):
+    """A hard bounce at hand-off: the message ends ``bounced`` and the address is suppressed (docs/bounces.md)."""
 
 
 class ProviderConfigError(ProviderError):

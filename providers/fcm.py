@@ -10,7 +10,7 @@ Configuration::
                         private_key, token_uri
     base_url            default https://fcm.googleapis.com
 
-In a tenant's configuration, ``base_url`` and ``token_uri`` go through herald.egress (https,
+In a tenant's configuration, ``base_url`` and ``token_uri`` go through kit.egress (https,
 port 443, public addresses only).
 
 An ``UNREGISTERED`` answer (or an invalid-token ``INVALID_ARGUMENT``) raises InvalidDeviceToken:

@@ -11,7 +11,7 @@ the message's ``FailureReason``, which the tenant reads): only the status and co
 the body is logged for the operator.
 
 Where the URLs come from decides the client (see :attr:`providers.base.Provider.tenant_configured`):
-the operator's own configuration gets a plain client; a tenant's goes through :mod:`herald.egress`
+the operator's own configuration gets a plain client; a tenant's goes through :mod:`kit.egress`
 (https on port 443 to public addresses only, no redirects, no proxy, a capped answer), and so does
 every URL that comes with a message (a Web Push subscription).
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 
-from herald import egress
+from kit import egress
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
 
 log = logging.getLogger("herald.providers")

@@ -2,7 +2,7 @@
 ``<var>/sink/<channel>/<message id>.json``.
 
 A sink honours the idempotency key like a provider that supports one: the record is created
-exclusively, so a message delivered again after an unknown outcome is recorded once, and the
+exclusively (whole, never seen half written), so a message delivered again after an unknown outcome is recorded once, and the
 second delivery gets the first receipt back.
 
 Every call is also appended to ``<var>/sink/<channel>/calls.log`` as it arrives, repeats
@@ -43,13 +43,17 @@ class _Sink:
         }
         path = self.directory / f"{message.idempotency_key}.json"
         receipt = Receipt(f"sink-{message.message_id}", {"path": str(path)})
+        # Written whole under a temporary name, then linked into place: link() fails when the record
+        # exists (exclusive, like O_EXCL) and a reader never sees a record half written.
+        temporary = self.directory / f".{message.idempotency_key}.{os.getpid()}.{id(record)}.tmp"
+        temporary.write_text(json.dumps(record))
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            os.link(temporary, path)
         except FileExistsError:
             # Seen before: deliver nothing (the call is in calls.log).
             return Receipt(receipt.provider_message_id, {**receipt.detail, "duplicate": True})
-        with os.fdopen(fd, "w") as out:
-            json.dump(record, out)
+        finally:
+            temporary.unlink()
         return receipt
 
     def _note_call(self, message: Outgoing) -> None:

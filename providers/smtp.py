@@ -11,7 +11,7 @@ Configuration (``settings`` and ``secrets`` of the tenant's row, or EMAIL_PROVID
     max_idle        seconds an idle connection is kept for reuse (default 30; then it is closed)
     timeout         seconds (default 30)
 
-A tenant's configuration reaches only what herald.egress allows: ``host`` resolved when
+A tenant's configuration reaches only what kit.egress allows: ``host`` resolved when
 connecting and refused unless every address is public, the vetted address connected (the TLS
 certificate still checked against ``host``), ``port`` one of 25, 465, 587, 2525; no ``ca_file``
 (a path on the worker's disk is the operator's to choose).
@@ -20,12 +20,15 @@ The MIME message is built with the standard library: multipart/alternative when 
 and HTML parts, Message-ID (``<msg_...@sender-domain>``: the message's public id, the same on every
 attempt, so a receiver can drop a repeat after a worker crash), Date, Reply-To, the
 request's custom headers (``List-Unsubscribe`` and ``List-Unsubscribe-Post`` among them, both
-then covered by the signature, RFC 8058). Addresses (From, To, Cc, Reply-To) are parsed and
-written again from their parts, display names quoted or encoded as needed; a header name or value
-that could end the line (CR, LF, NUL) or an address that is not exactly one valid address fails
-the message (PermanentProviderError), whatever was checked before: nothing of it reaches the
-wire. Without a DKIM key the message is refused: Herald sends only signed mail from verified
-domains. SMTP 4xx answers are transient, 5xx permanent, a refused login is a configuration error.
+then covered by the signature, RFC 8058); attachments make it multipart/mixed, each file base64.
+Addresses (From, To, Cc, Reply-To) are parsed and written again from their parts, display names
+quoted or encoded as needed; a header name or value that could end the line (CR, LF, NUL) or an
+address that is not exactly one valid address fails the message (PermanentProviderError), whatever
+was checked before: nothing of it reaches the wire. Without a DKIM key the message is refused:
+Herald sends only signed mail from verified domains. SMTP 4xx answers are transient, 5xx permanent
+(a 5xx at RCPT is a hard bounce, ``RecipientBounced``), a refused login is a configuration error.
+The envelope sender is the message's VERP return path when delivery gives one
+(``Outgoing.return_path``, docs/bounces.md).
 The signature is computed off the event loop, the RSA step in OpenSSL (providers/dkim_signing.py).
 """
 
@@ -47,12 +50,13 @@ from email.utils import formatdate
 import aiosmtplib
 import dkim
 
-from herald import egress
+from kit import egress
 # The headers Herald writes itself: refused at accept (app/platform/message/schemas.py) and here again.
 from models.platform.message import reserved_email_header
 from providers.base import EmailProvider, Outgoing, Receipt
 from providers.dkim_signing import sign_off_loop
-from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
+from providers.errors import (PermanentProviderError, ProviderConfigError, ProviderError, RecipientBounced,
+                              TransientProviderError)
 
 log = logging.getLogger("herald.providers")
 
@@ -154,7 +158,19 @@ def build_message(message: Outgoing) -> EmailMessage:
             mime.add_alternative(html, subtype="html", charset=charset)
     else:
         mime.set_content(html or "", subtype="html", charset=charset)
+    add_attachments(mime, message)
     return mime
+
+
+def add_attachments(mime: EmailMessage, message: Outgoing) -> None:
+    """The message's files as attachment parts (multipart/mixed around the body), base64 encoded:
+    the signature covers the body as sent, so DKIM stays correct."""
+    for item in message.attachments:
+        maintype, _, subtype = item.content_type.partition("/")
+        if not maintype or not subtype:
+            maintype, subtype = "application", "octet-stream"
+        mime.add_attachment(item.data, maintype=maintype, subtype=subtype,
+                            filename=_one_line("an attachment's file name", item.filename))
 
 
 def sign(raw: bytes, message: Outgoing) -> bytes:
@@ -181,6 +197,12 @@ def _answer(code: int, text: str) -> str:
     if text:
         log.info("SMTP answer %s %s", code, text.replace("\n", " ")[:300])
     return f"{code} {found.group(1)}" if found else str(code)
+
+
+def refusal_error(code: int) -> type[ProviderError]:
+    """How a refusal at RCPT is classified, as a DSN's status would be (docs/bounces.md): 4xx a soft
+    bounce (retried), 5xx a hard one (the message bounced, the address suppressed)."""
+    return TransientProviderError if 400 <= code < 500 else RecipientBounced
 
 
 class _Pool:
@@ -286,7 +308,7 @@ class SmtpProvider(EmailProvider):
         mime = build_message(message)
         raw = await sign_off_loop(sign, mime.as_bytes(), message)
         # The envelope: the checked addresses, never the texts as given.
-        envelope_from = mime["From"].addresses[0].addr_spec
+        envelope_from = message.return_path or mime["From"].addresses[0].addr_spec
         recipient = address("the recipient", message.recipient).addr_spec
         try:
             await self.pool.send(envelope_from, recipient, raw)
@@ -296,8 +318,7 @@ class SmtpProvider(EmailProvider):
             refusal = error.recipients[0] if error.recipients else None
             code = refusal.code if refusal else 550
             answer = _answer(code, refusal.message if refusal else "")
-            raise (TransientProviderError if 400 <= code < 500 else PermanentProviderError)(
-                f"SMTP refused the recipient: {answer}") from error
+            raise refusal_error(code)(f"SMTP refused the recipient: {answer}") from error
         except aiosmtplib.SMTPResponseException as error:
             if 400 <= error.code < 500:
                 raise TransientProviderError(f"SMTP {_answer(error.code, error.message)}") from error

@@ -7,7 +7,7 @@ Configuration::
     messaging_service_sid       alternative to ``from``
     status_callback_url         base of the status callback (``{PLATFORM_URL}/callbacks/twilio``);
                                 the tenant id is appended, so the callback knows whose token signs it
-    base_url                    default https://api.twilio.com (a tenant's goes through herald.egress)
+    base_url                    default https://api.twilio.com (a tenant's goes through kit.egress)
 
 The receipt records the body's segments (GSM-7 or UCS-2, :mod:`providers.sms_segments`).
 """

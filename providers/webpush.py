@@ -1,6 +1,6 @@
 """Web Push (RFC 8030) with VAPID (RFC 8292): the payload encrypted with pywebpush (aes128gcm,
 RFC 8291; only its encoder is used, never its own requests/aiohttp sending), the VAPID JWT
-signed with the tenant's own key pair (py_vapid), sent with httpx through :mod:`herald.egress`.
+signed with the tenant's own key pair (py_vapid), sent with httpx through :mod:`kit.egress`.
 
 A web device's token is the browser's PushSubscription as JSON:
 ``{"endpoint": "https://...", "keys": {"p256dh": "...", "auth": "..."}}``. The endpoint is the
@@ -29,7 +29,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 from pywebpush import WebPusher, WebPushException
 
-from herald import egress
+from kit import egress
 from providers.base import Outgoing, PushProvider, Receipt
 from providers.errors import InvalidDeviceToken, PermanentProviderError, ProviderConfigError
 from providers.http import HttpProvider, raise_for_answer

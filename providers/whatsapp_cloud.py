@@ -7,7 +7,7 @@ Configuration::
     phone_number_id, access_token   required
     api_version                     default v21.0
     base_url                        default https://graph.facebook.com (a tenant's goes through
-                                    herald.egress: https, port 443, public addresses)
+                                    kit.egress: https, port 443, public addresses)
 
 A message whose content has ``Template`` goes as a template message (``Language``; ``Variables``
 with positional keys "1", "2", ... become the body parameters in that order), otherwise as text.
@@ -30,7 +30,7 @@ from typing import Any
 
 import httpx
 
-from herald import egress
+from kit import egress
 from providers.base import Outgoing, Receipt, WhatsappProvider
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
 from providers.http import HttpProvider, describe, raise_for_answer, retry_after

@@ -16,23 +16,19 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from dramatiq.brokers.redis import RedisBroker
 from tortoise import Tortoise
 
-from herald.errors import exit_on_config_error
-from herald.observability import configure_logging, init_sentry
-from herald.settings import get_settings
+from kit.errors import exit_on_config_error
+from kit.observability import configure_logging, init_sentry
+from kit.settings import get_settings
 from models import tortoise_config
-from herald.actors import systems_with_outbox
+from kit.actors import systems_with_outbox
 from models.outbox import wake_channel
-from schedules import housekeeping, reconciler  # noqa: F401  (they register their jobs)
-from schedules import dns  # noqa: F401
-from schedules import request_logs  # noqa: F401
-from schedules import blocklist, platform_alerts  # noqa: F401
-from schedules import webhooks  # noqa: F401
-from schedules import identity_mail  # noqa: F401
-from schedules import crm_retention  # noqa: F401
-from schedules import crm_journeys  # noqa: F401
-from schedules import crm_alerts, crm_deliveries  # noqa: F401
-from schedules import pages_domains, pages_experiments  # noqa: F401
-from schedules import whatsapp_templates  # noqa: F401
+from schedules import housekeeping  # noqa: F401  (every module imported here registers its jobs)
+from schedules.platform import alerts, blocklist, delivery, domains, request_logs  # noqa: F401
+from schedules.platform import webhooks, whatsapp_templates  # noqa: F401
+from schedules.identity import mail  # noqa: F401
+from schedules.crm import alerts as crm_alerts, deliveries, erasure, journeys, retention  # noqa: F401
+from schedules.pages import domains as pages_domains, experiments  # noqa: F401
+from schedules.mail import received  # noqa: F401
 from schedules.jobs import JOBS
 from schedules.last_run import next_run_times, recorded
 from schedules.lease import RedisLease
@@ -70,7 +66,9 @@ async def run() -> None:
     init_sentry(settings)
 
     await Tortoise.init(config=config, _enable_global_fallback=True)
-    redis = aioredis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
+    # A bounded pool (the lease and the jobs, one run of each at a time): past it a job waits, up to 5 s.
+    redis = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+        redis_url, max_connections=32, timeout=5, socket_timeout=5, socket_connect_timeout=5))
     runtime = Runtime(settings, redis)
     lease = RedisLease(redis, ttl_ms=int(ELECTION_SECONDS * 3 * 1000))
 

@@ -1,5 +1,5 @@
 """The outbox relay: publishes one system's outbox rows to the broker (one relay per system with
-an outbox, all in the scheduler process; :func:`herald.actors.systems_with_outbox`).
+an outbox, all in the scheduler process; :func:`kit.actors.systems_with_outbox`).
 
 It claims unpublished rows in batches with ``SELECT ... FOR UPDATE SKIP LOCKED`` (so several
 relays can run at once and each row goes out once), enqueues a Dramatiq message per row, and
@@ -24,7 +24,7 @@ from dramatiq.brokers.redis import RedisBroker
 from dramatiq.common import dq_name
 from tortoise.transactions import in_transaction
 
-from herald.actors import WORKER_WAKE_CHANNEL
+from kit.actors import WORKER_WAKE_CHANNEL
 from models.outbox import wake_channel
 
 log = logging.getLogger("herald.relay")

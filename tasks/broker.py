@@ -8,11 +8,11 @@ from pathlib import Path
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
 
-from herald.errors import exit_on_config_error
-from herald.settings import Settings, get_settings
+from kit.errors import exit_on_config_error
+from kit.settings import Settings, get_settings
 from tasks.middleware import EventLoopResources, QueueDepth
 from tasks.wake import WakeableRedisBroker, heartbeat_timeout_ms
-from herald.actors import Queue, systems_with_outbox
+from kit.actors import Queue, systems_with_outbox
 
 NAMESPACE = "dramatiq"
 
@@ -35,7 +35,7 @@ def build_broker(settings: Settings) -> RedisBroker:
     if settings.sentry_dsn:
         from sentry_sdk.integrations.dramatiq import DramatiqIntegration
 
-        from herald.observability import init_sentry
+        from kit.observability import init_sentry
 
         init_sentry(settings, DramatiqIntegration())
     return broker

@@ -16,7 +16,7 @@ import dramatiq
 from dramatiq.asyncio import get_event_loop_thread
 from dramatiq.middleware import AsyncIO
 
-from herald.settings import Settings
+from kit.settings import Settings
 
 log = logging.getLogger("herald.worker")
 
@@ -38,14 +38,14 @@ class EventLoopResources(AsyncIO):
         # coroutine (each in its own task) see the connections opened here.
         get_event_loop_thread().run_coroutine(Tortoise.init(config=config, _enable_global_fallback=True))
         # Load the provider plug-ins now: a broken or duplicate one stops the worker at start.
-        from tasks.delivery import providers
+        from tasks.platform.delivery import providers
 
         providers()
 
     def after_worker_shutdown(self, broker, worker):
         from tortoise import Tortoise
 
-        from tasks.delivery import providers
+        from tasks.platform.delivery import providers
 
         loop_thread = get_event_loop_thread()
         if loop_thread is not None:

@@ -8,7 +8,7 @@ configuration), so connections are reused; the least recently used are closed be
 MAX_INSTANCES. Test-mode messages always go to the channel's sink, whatever is configured.
 
 An instance made from a tenant's configuration is marked ``tenant_configured``: its hosts and
-URLs then go through the egress policy (herald.egress), like the URLs that come with a message.
+URLs then go through the egress policy (kit.egress), like the URLs that come with a message.
 The development switch that opens loopback (WEBHOOKS_ALLOW_LOOPBACK) is handed to every instance.
 
 Push devices: which provider delivers a device is chosen by its platform (ios, android, web);
@@ -22,7 +22,7 @@ import hashlib
 import json
 from collections import OrderedDict
 
-from herald import egress
+from kit import egress
 from models.platform.provider_config import ResolvedConfig
 from providers.base import Provider
 from providers.errors import ProviderConfigError

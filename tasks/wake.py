@@ -37,7 +37,7 @@ from dramatiq.errors import ConnectionClosed
 from dramatiq.broker import MessageProxy
 from dramatiq.message import Message
 
-from herald.actors import WORKER_WAKE_CHANNEL
+from kit.actors import WORKER_WAKE_CHANNEL
 
 log = logging.getLogger("herald.worker")
 

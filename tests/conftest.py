@@ -25,19 +25,41 @@ def pytest_configure(config: pytest.Config) -> None:
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
         return  # pytest-xdist's controller runs no test: each of its workers has services of its own
     _services = Services()
-    os.environ.update(_services.env)
+    # Not bcrypt's test cost: processes that copy this environment (`herald up`, the wheel, the
+    # benchmarks) run as development or production, which refuse it; servers get it from services.env.
+    os.environ.update({name: value for name, value in _services.env.items() if name != "PASSWORD_HASH_COST"})
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _services is None:
         return
     from herald.database import drop_databases
-    from herald.settings import load_settings
+    from kit.settings import load_settings
 
     try:
         asyncio.run(drop_databases(load_settings()))
     finally:
         _services.close()
+
+
+# Fixtures that start whole processes of a test's (or a module's) own, beyond the session's servers and
+# pipeline: a test that uses one is marked slow, so `make test-fast` leaves it out (docs/testing.md).
+OWN_PROCESS_FIXTURES = {
+    "start_server",  # a server with other settings (below)
+    "roles",  # tests/identity/test_email.py: a scheduler and a worker with the identity mail credential
+    "crm_relay", "crm_pipeline", "crm_drain",  # tests/crm/: a CRM relay and worker of the module's own
+    "lead_pipeline",  # tests/runtime/test_forms.py: a runtime worker and scheduler of the module's own
+    "scheduler_redis",  # tests/platform/test_scheduler_first_run.py: schedulers of its own, waiting for jobs
+    "chromium", "start_chromium", "chromium_browser",  # a headless Chromium (tests/fixtures/browser.py, tests/console/web.py)
+    "mail_relay",  # tests/mail/test_received.py: the mail system's outbox relay
+    "herald_hosts",  # tests/console/web.py: the systems again under host names of their own, for the browser
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if OWN_PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -48,18 +70,19 @@ def services() -> Services:
 
 @pytest.fixture(scope="session")
 def settings(services):
-    from herald.settings import get_settings
+    from kit.settings import get_settings
 
     return get_settings()
 
 
 @pytest.fixture(scope="session", autouse=True)
 async def database(settings) -> AsyncIterator[None]:
-    """Migrate the run's databases once and open the ORM in the test process."""
-    from herald.database import migrate
+    """The run's databases, copies of migrated templates (tests/fixtures/databases.py), and the ORM
+    opened in the test process."""
     from models import tortoise_config
+    from tests.fixtures.databases import clone_migrated
 
-    await migrate(settings)
+    await clone_migrated(settings)
     await Tortoise.init(config=tortoise_config(settings, pool_max=3), _enable_global_fallback=True)
     yield
     await Tortoise.close_connections()
@@ -127,7 +150,7 @@ async def pipeline(services, servers, tmp_path_factory):
     from app.platform.api_key.service import create_key
     from app.platform.tenant.service import create_tenant
     from models.platform.api_key import KeyKind
-    from models.platform.ids import public_id
+    from kit.ids import public_id
 
     mailer = await create_tenant("Herald mail (tests)", public_id("herald-mail", 4).replace("_", "-"))
     _, mail_key = await create_key(mailer.public_id, "platform mail", ["email:send"], KeyKind.TEST)

@@ -6,7 +6,7 @@ from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.transactions import in_transaction
 
-from herald.systems import CRM
+from kit.systems import CRM
 
 
 def connection() -> BaseDBAsyncClient:

@@ -19,7 +19,7 @@ import logging
 from sanic import Request, Sanic
 
 from app.http import errors
-from app.http.identity import origin_of, refuse_cross_origin_cookie_write
+from app.http.identity import cookie_write_origins, refuse_cross_origin_cookie_write
 from app.http.services import install as install_services
 from app.http.services import require_service_credential
 from app.http.tenant_access import TENANT_ID, TenantAccess, session_access
@@ -44,9 +44,7 @@ def tenant_of_path(tenant: str) -> str:
 
 def install(app: Sanic) -> None:
     install_services(app)
-    settings = app.ctx.settings
-    origins = frozenset(filter(None, (origin_of(settings.url_of("platform")), origin_of(settings.url_of("crm")),
-                                      *map(origin_of, settings.dashboard_origins))))
+    origins = cookie_write_origins(app)
 
     @app.on_request(priority=50)
     async def crm_gate(request: Request) -> None:

@@ -23,7 +23,7 @@ from app.crm.segment import v1 as segment
 from app.crm.usage import v1 as usage
 from app.http import health
 from app.http.factory import build_app
-from herald.systems import CRM
+from kit.systems import CRM
 
 BLUEPRINTS = (contact.bp, consent.bp, lists.bp, retention.bp, segment.bp, event.bp, journey.bp, destination.bp,
               integration.bp, alert.bp, usage.bp)

@@ -3,7 +3,10 @@
 A route reads its body with ``parse_body(request, Model)``. The body must be a JSON object;
 invalid JSON is 400 InvalidJson; a NUL character (``\\u0000``, which PostgreSQL cannot store) is
 400 ValidationError; an unknown field is 400 ValidationError whose message names
-the field; every invalid field appears in ``Details`` as field -> reason. Models inherit
+the field; every invalid field appears in ``Details`` as field -> reason, named as the request
+spells it (the wire alias, dotted through nested objects: ``Notification.Body``). A rule over
+several fields (a model validator) names the field it is about by raising :class:`FieldProblem`;
+a plain ``ValueError`` there is about the whole body (``Details.body``). Models inherit
 :class:`Body` (PascalCase keys on the wire, snake_case attributes in Python) or
 :class:`SnakeBody` (snake_case on the wire, for the identity server and the request logs).
 
@@ -41,6 +44,22 @@ class SnakeBody(BaseModel):
 
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def example(body: dict[str, Any]) -> ConfigDict:
+    """A body model's request example in the OpenAPI documents: ``model_config = example({...})``
+    (merged with the base's config). It must be a body the product accepts: tests/http/
+    test_request_examples.py sends every one to the running system."""
+    return ConfigDict(json_schema_extra={"examples": [body]})
+
+
+class FieldProblem(ValueError):
+    """Raised by a model validator: ``field`` is the field the rule is about, as the request spells
+    it (``"Body"``, not ``body``), so ``Details`` names it and not the whole body."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(reason)
+        self.field = field
 
 # Far beyond any body of the contract (a batch item is 6 levels deep, free-form Data a few more).
 MAX_DEPTH = 32
@@ -125,7 +144,11 @@ def validation_error(exc: pydantic.ValidationError) -> errors.ValidationError:
     details: dict[str, str] = {}
     unknown: list[str] = []
     for problem in exc.errors(include_url=False):
-        field = ".".join(str(part) for part in problem["loc"]) or "body"
+        where = list(problem["loc"])  # aliases: validation reports the name the request used
+        cause = (problem.get("ctx") or {}).get("error")
+        if isinstance(cause, FieldProblem):
+            where.append(cause.field)
+        field = ".".join(str(part) for part in where) or "body"
         if problem["type"] == "extra_forbidden":
             unknown.append(field)
             details[field] = "unknown field"

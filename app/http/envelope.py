@@ -6,6 +6,9 @@ request-log endpoints (and the identity server) use. An app takes the lowercase 
 error with ``app.config.ERROR_ENVELOPE = "lower"``. A route takes it with ``ctx_envelope="lower"``
 for its own answers only, 400 and 404, as the contract writes for the log routes: what the
 surface's gate answers there (401, 403, 429) stays in the app's envelope, like on any other route.
+
+The mail API (app/mail/) writes a third, flat one, exactly ``{error, message}`` (``error`` the
+stable code): ``app.config.ERROR_ENVELOPE = "flat"``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from sanic import HTTPResponse, Request
 from app.http import errors
 from app.http.request_id import request_id
 from app.http.responses import encode
-from herald.systems import owner_of
+from kit.systems import owner_of
 
 log = logging.getLogger("herald.http")
 
@@ -41,7 +44,9 @@ def render(request: Request, error: errors.HttpError) -> HTTPResponse:
 
 
 def error_body(error: errors.HttpError, style: str, rid: str) -> dict:
-    """The envelope of ``error`` in ``style`` ("lower" or "pascal"), for the request ``rid``."""
+    """The envelope of ``error`` in ``style`` ("lower", "pascal" or "flat"), for the request ``rid``."""
+    if style == "flat":  # the mail API's: exactly these two keys (the request id is the header's)
+        return {"error": error.code, "message": error.message}
     if style == "lower":
         body = {"error": {"type": error.type, "code": error.code, "message": error.message}}
         if error.details:
@@ -75,7 +80,11 @@ def translate(request: Request, exception: BaseException) -> errors.HttpError:
     if isinstance(exception, sanic_errors.MethodNotAllowed):
         return errors.MethodNotAllowed(request.method, list(exception.allowed_methods or []))
     if isinstance(exception, sanic_errors.PayloadTooLarge):
-        return errors.PayloadTooLarge(request.app.config.REQUEST_MAX_SIZE)
+        # The route's own limit when it has one (app/http/factory.py), else the server's.
+        limit = getattr(getattr(request, "stream", None), "request_max_size", None)
+        if not limit or limit == float("inf"):
+            limit = request.app.config.REQUEST_MAX_SIZE
+        return errors.PayloadTooLarge(int(limit))
     status = getattr(exception, "status_code", 500) or 500
     if isinstance(exception, sanic_errors.SanicException) and 400 <= status < 500:
         # Protocol-level refusals (timeouts, bad headers, range errors) keep their status.

@@ -8,9 +8,9 @@
     ├── MethodNotAllowed (405)
     ├── Conflict (409)                 Conflict, IdempotencyConflict
     ├── PayloadTooLarge (413)
-    ├── Unprocessable (422)            QueryParameterNotAllowed (code ValidationError), RemetenteNaoVerificado
+    ├── Unprocessable (422)            QueryParameterNotAllowed (code ValidationError), SenderNotVerified
     ├── TooManyRequests (429)          Throttling, QuotaExceeded
-    └── ServerError (5xx)              InternalError, ServiceUnavailable, VerificacaoIndisponivel, NotReady,
+    └── ServerError (5xx)              InternalError, ServiceUnavailable, VerificationUnavailable, NotReady,
                                        UpstreamError (502: another system unreachable, timed out or 5xx)
 
 A handler raises one of these; :mod:`app.http.envelope` renders it. Nobody builds an error
@@ -169,7 +169,7 @@ class QueryParameterNotAllowed(Unprocessable):
         )
 
 
-class RemetenteNaoVerificado(Unprocessable):
+class SenderNotVerified(Unprocessable):
     code = "RemetenteNaoVerificado"
     message = "The sender address does not belong to a verified domain of this account."
 
@@ -228,7 +228,7 @@ class ServiceUnavailable(ServerError):
         super().__init__(message, details=details, headers=headers)
 
 
-class VerificacaoIndisponivel(ServiceUnavailable):
+class VerificationUnavailable(ServiceUnavailable):
     code = "VerificacaoIndisponivel"
     message = "The sender domain's verification cannot be confirmed right now; nothing was sent."
 

@@ -1,9 +1,12 @@
 """The one way a Herald HTTP system is built: ``build_app(system, blueprints, readiness)``.
 
 Every system gets the same plumbing: request ids, the error envelope, query allowlists,
-metrics (an edge route gets only these: app/http/edge.py), health and meta routes, its OpenAPI
-document and reference (app/http/openapi.py), its own Tortoise connection and a Redis client; the path-parameter types of ids (``<message_id:id>``); and
-HEAD on every GET route (RFC 9110 9.3.2), which Sanic does not add by itself.
+metrics (the only middleware of an app's public edge: a system's own gates are blueprint middleware of
+the surfaces they guard), health and meta routes, its OpenAPI document and reference
+(app/http/openapi.py), its own Tortoise connection and a Redis client; the path-parameter types of
+ids (``<message_id:id>``); and HEAD on every GET route (RFC 9110 9.3.2), which Sanic does not add by
+itself. Every request goes through Sanic's own parser, router and middleware: no code of Herald's
+parses HTTP.
 """
 
 from __future__ import annotations
@@ -18,17 +21,16 @@ from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.router import Router
 from tortoise.contrib.sanic import register_tortoise
 
-from app.http import edge, errors, header_values, metrics
+from app.http import errors, header_values, metrics, wakeup
 from app.http.envelope import handle_exception
-from app.http.fastpath import HouseSanic
-from app.http.health import Readiness, meta_blueprint
+from app.http.health import Home, Readiness, meta_blueprint
 from app.http.openapi import PATH_TYPES, openapi_blueprint
 from app.http.query import check_query
 from app.http.request_id import HEADER, request_id
-from herald.errors import exit_on_config_error
-from herald.observability import configure_logging, init_sentry
-from herald.settings import get_settings
-from herald.systems import System
+from kit.errors import exit_on_config_error
+from kit.observability import configure_logging, init_sentry
+from kit.settings import get_settings
+from kit.systems import System
 from models import tortoise_config
 
 MiB = 1024 * 1024
@@ -78,14 +80,20 @@ def allowlist(request: Request) -> None:
                                      details={"query": "holds a NUL character"})
 
 
-def begin_edge(request: Request) -> None:
-    begin(request)
-    allowlist(request)
-
-
 def finish(request: Request, response: HTTPResponse) -> None:
     response.headers[HEADER] = request_id(request)
     metrics.observe(request, response)
+
+
+def _route_body_limits(app: Sanic, default: int) -> None:
+    """Every route reads at most ``default`` bytes of body, a route declaring ``ctx_max_body`` (an
+    e-mail send with its attachments) that many: set once the route is known, before the body is
+    read, so a larger Content-Length is still refused at its head."""
+
+    @app.signal("http.routing.after")
+    async def limit_body(request: Request, route, kwargs, handler) -> None:
+        if request.stream is not None:
+            request.stream.request_max_size = getattr(route.ctx, "max_body", None) or default
 
 
 def build_app(
@@ -93,14 +101,17 @@ def build_app(
     blueprints: Iterable[Blueprint] = (),
     *,
     readiness: Readiness,
+    home: Home | None = None,
     envelope: str = "pascal",
     max_body_bytes: int = 2 * MiB,
+    largest_body_bytes: int | None = None,
 ) -> Sanic:
     with exit_on_config_error():
         settings = get_settings()
         settings.require_secret_key()
         settings.require_redis_url()
-        orm_config = tortoise_config(settings, [system.name])
+        # A system without a database of its own (the console) opens no connection and has no outbox.
+        orm_config = tortoise_config(settings, [system.name]) if system.database else None
 
     configure_logging(settings)
     header_values.install()
@@ -110,20 +121,29 @@ def build_app(
         init_sentry(settings, SanicIntegration())
 
     context = SimpleNamespace(settings=settings, system=system, booted=False)
-    app = HouseSanic(f"herald_{system.name}", ctx=context, router=HeadRouter())
+    app = Sanic(f"herald_{system.name}", ctx=context, router=HeadRouter())
     app.config.HERALD_SYSTEM = system.name
     app.config.ERROR_ENVELOPE = envelope
-    app.config.REQUEST_MAX_SIZE = max_body_bytes
+    app.config.REQUEST_MAX_SIZE = max(max_body_bytes, largest_body_bytes or 0)
+    if largest_body_bytes:
+        _route_body_limits(app, max_body_bytes)
     app.config.FALLBACK_ERROR_FORMAT = "json"
     app.config.ACCESS_LOG = False
     app.config.KEEP_ALIVE_TIMEOUT = 75
 
-    register_tortoise(app, config=orm_config)
+    if orm_config is not None:
+        register_tortoise(app, config=orm_config)
 
     @app.before_server_start
     async def open_redis(app: Sanic) -> None:
-        app.ctx.redis = aioredis.from_url(settings.redis_url, socket_timeout=2, socket_connect_timeout=2,
-                                          health_check_interval=30)
+        # A bounded pool: under a flood requests wait (at most 2 s) for one of 64 connections per
+        # process instead of opening one each, which a shared Redis would refuse past maxclients.
+        app.ctx.redis = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+            settings.redis_url, max_connections=64, timeout=2, socket_timeout=2,
+            socket_connect_timeout=2, health_check_interval=30))
+
+    if system.database:  # after open_redis: every system with a database has an outbox, app.ctx.wakeup nudges its relay
+        wakeup.install(app)
 
     @app.after_server_start
     async def mark_booted(app: Sanic) -> None:
@@ -138,17 +158,15 @@ def build_app(
 
     # Request middleware runs by priority (highest first): bookkeeping, then each system's own
     # gates (authentication sits at 50), then the query allowlist. Plain functions: nothing here
-    # waits, and Sanic calls them without making a coroutine each time.
+    # waits, and Sanic calls them without making a coroutine each time. These three are the only
+    # middleware of every route; a system adds its gates to its surfaces (app-wide, or as the
+    # blueprint middleware of the surfaces it guards, app/runtime/server.py), never to the edge.
     app.on_request(begin, priority=100)
     app.on_request(allowlist, priority=10)
     app.on_response(finish, priority=100)
 
-    @app.before_server_start
-    async def trim_edge_routes(app: Sanic) -> None:  # after Sanic has computed each route's middleware
-        edge.trim(app, begin_edge, finish)
-
     app.error_handler.add(Exception, handle_exception)
-    app.blueprint(meta_blueprint(readiness))
+    app.blueprint(meta_blueprint(readiness, home))
     app.blueprint(openapi_blueprint())  # GET /openapi.json and /docs, described from the routes above and below
     for blueprint in blueprints:
         app.blueprint(blueprint)

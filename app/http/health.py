@@ -1,5 +1,9 @@
 """Health and meta routes shared by every system: /, /healthz, /readyz, /version, /metrics.
 
+``GET /`` is the service identity; a system that serves something else at ``/`` for some requests
+(the runtime: a host's home page) passes a :data:`Home`, asked first, whose None means "the
+identity".
+
 Readiness differs per system (spec section B), so each app picks a :class:`Readiness`:
 
 - ``degrade_only`` (platform): always 200, ``status`` ``ready`` or ``degraded``, one entry per
@@ -27,6 +31,8 @@ from app.http.openapi import STRING, Schema, answers, reply_of
 from app.http.responses import reply
 
 log = logging.getLogger("herald.health")
+
+Home = Callable[[Request], Awaitable["HTTPResponse | None"]]
 
 PROBE_TIMEOUT = 1.0
 CACHE_SECONDS = 1.0
@@ -109,11 +115,15 @@ READINESS = reply_of(status={"enum": ["starting", "ready", "degraded"]},
 VERSION = reply_of(service=STRING, version=STRING, commit=STRING)
 
 
-def meta_blueprint(readiness: Readiness) -> Blueprint:
+def meta_blueprint(readiness: Readiness, home: Home | None = None) -> Blueprint:
     bp = Blueprint("meta")
 
     @bp.get("/", name="identity", ctx_responses=answers({200: SERVICE}))
     async def service_identity(request: Request) -> HTTPResponse:
+        if home is not None:
+            answer = await home(request)
+            if answer is not None:
+                return answer
         settings = request.app.ctx.settings
         return reply(request, {
             "service": f"herald-{request.app.config.HERALD_SYSTEM}",

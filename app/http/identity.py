@@ -126,6 +126,18 @@ def origin_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
+def cookie_write_origins(app: Sanic) -> frozenset[str]:
+    """The origins a write with the session cookie may come from on ``app``'s system: the
+    platform's (the dashboard), the system's own and the configured dashboard origins; made once."""
+    found = getattr(app.ctx, "cookie_write_origins", None)
+    if found is None:
+        settings = app.ctx.settings
+        found = app.ctx.cookie_write_origins = frozenset(filter(None, (
+            origin_of(settings.url_of("platform")), origin_of(settings.url_of(app.ctx.system.name)),
+            *map(origin_of, settings.dashboard_origins))))
+    return found
+
+
 def refuse_cross_origin_cookie_write(request: Request, origins: frozenset[str]) -> None:
     """CSRF: a write that carries the session cookie and no Bearer header must come from one of
     ``origins`` (its Origin, else its Referer), or 403 ``PermissionDenied``."""

@@ -23,12 +23,6 @@ LATENCY = Histogram(
 )
 
 
-FAST_PATH = Counter(
-    "herald_http_fast_path_requests_total",
-    "Requests answered on the fast path, under Sanic's request handling (app/http/fastpath.py); also counted "
-    "in herald_http_requests_total", ["system", "method", "route"]
-)
-
 
 def start_timer(request: Request) -> None:
     request.ctx.started_at = time.perf_counter()
@@ -48,20 +42,6 @@ def _series(request: Request, status: int) -> tuple:
         series = _children[key] = (REQUESTS.labels(key[0], key[1], route, str(status)),
                                    LATENCY.labels(key[0], key[1], route))
     return series
-
-
-def observe_route(system: str, method: str, route: str, status: int, started: float) -> None:
-    """One answered request counted without a Sanic request (app/http/fastpath.py): ``route`` is
-    the pattern as the request's route would give it (``/collect``)."""
-    key = (system, method, route, status, "fast")
-    series = _children.get(key)
-    if series is None:
-        series = _children[key] = (REQUESTS.labels(system, method, route, str(status)),
-                                   LATENCY.labels(system, method, route),
-                                   FAST_PATH.labels(system, method, route))
-    series[0].inc()
-    series[1].observe(time.perf_counter() - started)
-    series[2].inc()
 
 
 def observe(request: Request, response: HTTPResponse) -> None:

@@ -17,7 +17,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 HEX_EXAMPLE = "8f14e45fceea167a5a36dedd"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 # Systems whose key-gated /v1 routes also admit a person's session acting in the account named by
-# X-Service-Tenant (app/pages/gate.py: act_in_account); the platform's /v1 takes API keys only.
+# X-Service-Tenant (app/pages/gate/v1.py: act_in_account); the platform's /v1 takes API keys only.
 KEY_OR_SESSION = frozenset({"pages"})
 # How a handler reads Idempotency-Key itself (app/platform/message/v1.py: /v1 sends and batch, and
 # the dashboard's composer, which reuse the accept path's own idempotency).
@@ -45,7 +45,7 @@ def _header(name: str) -> dict[str, str]:
 def tenant_header(system: str, path: str, ctx) -> bool | None:
     """Whether the route reads ``X-Service-Tenant``: True required, False optional, None not at all.
 
-    - the platform's /api gate (app/platform/session/gate.py), ``ctx_tenant="header"``: optional,
+    - the platform's /api gate (app/platform/gate/api.py), ``ctx_tenant="header"``: optional,
       the person's first account when absent;
     - a session route with a role and no ``ctx_tenant`` (the CRM and runtime gates,
       app/http/tenant_access.py: ``session_access``): required (400 without it);
@@ -65,7 +65,7 @@ def tenant_header(system: str, path: str, ctx) -> bool | None:
 def honours_idempotency(system: str, method: str, path: str, route) -> bool:
     """Whether a request's ``Idempotency-Key`` is honoured: the handler reads it (the accept path of
     sends), or the platform's /api gate keeps the answer of a write for replay (``keeps_answers``
-    in app/platform/session/gate.py: not /api/admin, not the sign-in routes under /api/auth/ but
+    in app/platform/gate/api.py: not /api/admin, not the sign-in routes under /api/auth/ but
     the sign-up, not ``ctx_unverified`` nor ``ctx_idempotency=False``)."""
     try:
         source = inspect.getsource(route.handler)

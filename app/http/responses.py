@@ -1,4 +1,4 @@
-"""JSON answers: every body carries ``RequestId``; moments are written by :func:`herald.timestamps.iso`.
+"""JSON answers: every body carries ``RequestId``; moments are written by :func:`kit.timestamps.iso`.
 
 Bodies are encoded with orjson (a C encoder: the accept path's answer costs a few microseconds
 instead of tens), configured to write exactly what ``json.dumps(body, separators=(",", ":"),
@@ -16,7 +16,7 @@ import orjson
 from sanic import HTTPResponse, Request
 
 from app.http.request_id import request_id
-from herald.timestamps import iso  # noqa: F401  (the one iso(): views and routes take it from here)
+from kit.timestamps import iso  # noqa: F401  (the one iso(): views and routes take it from here)
 
 # Datetimes, dataclasses and str/int subclasses go through `default=str` exactly as json.dumps
 # sent them there (json.dumps writes str and int subclasses as their plain values, as orjson does).

@@ -41,7 +41,7 @@ import httpx
 from sanic import Request, Sanic
 
 from app.http import errors
-from herald.settings import Settings
+from kit.settings import Settings
 
 log = logging.getLogger("herald.services")
 
@@ -187,9 +187,12 @@ class ServiceClient:
     async def request(self, method: str, path: str, *, json: Any = None,
                       params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
                       user_token: str | None = None, send_credential: bool = True,
-                      outage: Outage = errors.UpstreamError) -> ServiceResponse:
+                      outage: Outage = errors.UpstreamError,
+                      answered: frozenset[str] = frozenset()) -> ServiceResponse:
         """One call. ``user_token`` forwards a user's credential instead of the service credential;
-        ``send_credential=False`` sends none; ``outage`` is the error raised when the callee fails."""
+        ``send_credential=False`` sends none; ``outage`` is the error raised when the callee fails.
+        ``answered``: error codes of a 5xx that is the callee's own answer, not its failure (the
+        platform's 503 ``VerificacaoIndisponivel``): returned as a 4xx is, for the caller to pass on."""
         as_service = send_credential and user_token is None
         sent = dict(headers or {})
         if user_token is not None:
@@ -223,6 +226,9 @@ class ServiceClient:
             raise
 
         status = response.status_code
+        if answered and status >= 500 and _code_of(response) in answered:
+            self.breaker.succeeded()  # the callee is up: it said why it would not
+            return ServiceResponse(status, response.json(), response.headers)
         if not (200 <= status < 300 or 400 <= status < 500):
             raise self._failure(outage, method, path, f"answered {status}: {response.text[:200]!r}")
         body: Any = None
@@ -248,6 +254,13 @@ class ServiceClient:
         return outage_error(outage, self.breaker.retry_after())
 
 
+def _code_of(response: httpx.Response) -> str | None:
+    try:
+        return ServiceResponse(response.status_code, response.json(), response.headers).error_code
+    except ValueError:
+        return None
+
+
 class Services:
     """The clients of one process, one per callee system, made on first use."""
 
@@ -260,7 +273,7 @@ class Services:
         if system not in self._clients:
             if system not in self.settings.public_urls:
                 raise ValueError(f"unknown system {system!r}")
-            self._clients[system] = ServiceClient(system, self.settings.url_of(system),
+            self._clients[system] = ServiceClient(system, self.settings.internal_url_of(system),
                                                   self.settings.service_token, timeout=self._timeout)
         return self._clients[system]
 

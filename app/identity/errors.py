@@ -52,7 +52,7 @@ class TwoFactorMissing(BadRequest):
     message = "This account has two-factor authentication; a code is required."
 
 
-class DesafioExpirado(BadRequest):
+class ChallengeExpired(BadRequest):
     code = "DesafioExpirado"
     message = "The passkey challenge is unknown, already used or expired; start again."
 
@@ -97,7 +97,7 @@ class TwoFactorExpired(Unauthorized):
     message = "The two-factor challenge expired; log in again."
 
 
-class PasskeyRecusada(Unauthorized):
+class PasskeyRejected(Unauthorized):
     code = "PasskeyRecusada"
     message = "The passkey could not be verified."
 

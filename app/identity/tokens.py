@@ -1,7 +1,7 @@
 """Opaque bearer secrets and public ids of the identity system.
 
 Nothing here is cryptography of its own: sealing, signing and keyed digests are
-:data:`herald.sealing.IDENTITY`. A bearer secret (session, refresh, link token) is random and
+:data:`kit.sealing.IDENTITY`. A bearer secret (session, refresh, link token) is random and
 only its SHA-256 is stored (:func:`digest`): a leaked table holds nothing usable.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from herald.sealing import b64url, unb64url
+from kit.sealing import b64url, unb64url
 
 __all__ = ["b64url", "digest", "new_token", "public_id", "unb64url"]
 

@@ -7,7 +7,7 @@ from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.transactions import in_transaction
 
-from herald.systems import PAGES
+from kit.systems import PAGES
 
 
 def connection() -> BaseDBAsyncClient:

@@ -2,7 +2,8 @@
 
     Unprocessable (422)
     ├── DomainNotVerified          the verification record is not published (Details: what to publish)
-    └── InvalidPageContent         code ValidationError: blocks refer to forms or media the account lacks
+    ├── InvalidPageContent         code ValidationError: blocks refer to forms or media the account lacks
+    └── UndecodableImage           code ValidationError: the bytes claim an allowed image type, do not decode as it
     Conflict (409)
     ├── SlugInUse                  code Conflict: another page (or redirect) of the account has the slug
     └── ExperimentState            code Conflict: the experiment is not in the state the operation needs
@@ -34,7 +35,7 @@ class ExperimentState(errors.Conflict):
     pass
 
 
-class VerificationUnavailable(errors.VerificacaoIndisponivel):
+class VerificationUnavailable(errors.VerificationUnavailable):
     message = "DNS did not answer; the domain's verification could not be concluded. Try again shortly."
 
     def __init__(self, message: str | None = None) -> None:
@@ -52,3 +53,7 @@ class UnsupportedMedia(errors.HttpError):
     status = 415
     code = "ValidationError"
     message = "Only PNG, JPEG, GIF and WebP images are accepted."
+
+
+class UndecodableImage(errors.Unprocessable):
+    message = "The file does not decode as the image type it claims."

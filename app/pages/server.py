@@ -1,14 +1,14 @@
 """Builds the pages app from the shared factory: health and meta (readiness per spec section B), the
-gate of acting in an account (API key or identity session, app/pages/gate.py) and the service
-credential on /internal, and one blueprint per noun and surface. docs/pages.md is the reference."""
+gate (app/pages/gate/: acting in an account with an API key or an identity session, the service
+credential on /internal) and one blueprint per noun and surface. docs/pages.md is the reference."""
 
 from __future__ import annotations
 
 from sanic import Sanic
 
-from app.http import health, services
+from app.http import health
 from app.http.factory import build_app
-from app.pages import api_calls, gate
+from app.pages import gate
 from app.pages.ai import v1 as ai
 from app.pages.brand import v1 as brand
 from app.pages.domain import v1 as domain
@@ -19,7 +19,7 @@ from app.pages.page import internal as page_internal
 from app.pages.page import v1 as page
 from app.pages.redirect import v1 as redirect
 from app.pages.routing import v1 as routing
-from herald.systems import PAGES
+from kit.systems import PAGES
 
 BLUEPRINTS = (page.bp, brand.bp, form.bp, redirect.bp, domain.bp, routing.bp, experiment.bp, media.bp, ai.bp)
 INTERNAL = (page_internal.bp, page_internal.tls_bp)
@@ -29,7 +29,5 @@ MAX_BODY_BYTES = 6 * 1024 * 1024
 
 def build() -> Sanic:
     app = build_app(PAGES, BLUEPRINTS + INTERNAL, readiness=health.strict(), max_body_bytes=MAX_BODY_BYTES)
-    services.install(app)
     gate.install(app)
-    api_calls.install(app)
     return app

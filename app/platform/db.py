@@ -10,7 +10,7 @@ from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.transactions import in_transaction
 
-from herald.systems import PLATFORM
+from kit.systems import PLATFORM
 
 
 def connection() -> BaseDBAsyncClient:

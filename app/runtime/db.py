@@ -6,7 +6,7 @@ from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.transactions import in_transaction
 
-from herald.systems import RUNTIME
+from kit.systems import RUNTIME
 
 
 def connection() -> BaseDBAsyncClient:

@@ -9,9 +9,9 @@ from models.crm.event import ContactEvent
 from models.crm.journey import Enrollment, EnrollmentStep, Journey
 from models.crm.list import ContactList, ListMember
 from models.crm.outbox import OutboxEntry
-from models.crm.retention import RetentionPolicy
+from models.crm.retention import ContactErasure, RetentionPolicy
 from models.crm.segment import Segment
 
-__all__ = ["ActivityKind", "ActivityRecord", "CHANNELS", "Channel", "Contact", "ContactEvent", "ContactList",
+__all__ = ["ActivityKind", "ActivityRecord", "CHANNELS", "Channel", "Contact", "ContactErasure", "ContactEvent", "ContactList",
            "ConversionIntegration", "CrmAlert", "CrmAlertEvent", "CrmDelivery", "CrmDestination", "Enrollment",
            "EnrollmentStep", "Journey", "ListMember", "OptOut", "OutboxEntry", "RetentionPolicy", "Segment"]

@@ -17,7 +17,7 @@ from tortoise import fields
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
-from models.platform.ids import public_id
+from kit.ids import public_id
 
 
 class AlertState(StrEnum):

@@ -1,6 +1,6 @@
 """Contacts of an account: natural identity (e-mail, E.164 phone, external id), PII sealed at rest.
 
-E-mail, phone and name are sealed with AES-GCM (herald/sealing.py) under a key of the CRM derived
+E-mail, phone and name are sealed with AES-GCM (kit/sealing.py) under a key of the CRM derived
 for the owner account (purpose ``contact-pii:<tenant>``): a value copied into another account's row
 does not open there. Lookups by e-mail or phone go through a keyed blind index (HMAC-SHA256 under
 ``contact-index:<tenant>``) of the normalized value; the unique indexes on (tenant, index) make
@@ -8,7 +8,8 @@ the natural identity unique per account. ``external_id`` is the account's own ke
 
 Anonymization (retention, :func:`anonymize_older_than`) is a row transition shared by the actor:
 PII, indexes, external id and attributes are removed for good; the row, its list memberships and
-opt-outs stay, so counts (aggregates) are unchanged.
+opt-outs stay, so counts (aggregates) are unchanged. It answers what it removed, so the same
+transaction can owe the erasure of the contacts' copies elsewhere (models/crm/retention.py).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from tortoise import fields
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
-from herald.sealing import Sealer
-from models.platform.ids import public_id
+from kit.sealing import Sealer
+from kit.ids import public_id
 
 SEALER = Sealer("crm")
 PREFIX = "ctt"
@@ -83,15 +84,21 @@ class Contact(Model):
 ANONYMIZE_BATCH = 1000
 
 
-async def anonymize_older_than(conn: BaseDBAsyncClient, tenant: str, days: int, limit: int = ANONYMIZE_BATCH) -> int:
-    """Anonymize up to ``limit`` contacts of ``tenant`` created more than ``days`` days ago; how many."""
+async def anonymize_older_than(conn: BaseDBAsyncClient, tenant: str, days: int,
+                               limit: int = ANONYMIZE_BATCH) -> list[dict[str, Any]]:
+    """Anonymize up to ``limit`` contacts of ``tenant`` created more than ``days`` days ago; each as it
+    was, ``{"pk", "id", "email", "phone"}`` (opened), for the erasure of its copies elsewhere
+    (models/crm/retention.py: owe_erasure, in the same transaction)."""
     rows = await conn.execute_query_dict(
-        "UPDATE contacts SET email_sealed = NULL, email_index = NULL, phone_sealed = NULL, phone_index = NULL, "
+        "WITH picked AS (SELECT id, email_sealed, phone_sealed FROM contacts WHERE tenant = $1 "
+        "AND anonymized_at IS NULL AND created_at < now() - make_interval(days => $2) ORDER BY id LIMIT $3 "
+        "FOR UPDATE SKIP LOCKED) "
+        "UPDATE contacts c SET email_sealed = NULL, email_index = NULL, phone_sealed = NULL, phone_index = NULL, "
         "name_sealed = NULL, external_id = NULL, attributes = '{}'::jsonb, anonymized_at = now(), updated_at = now() "
-        "WHERE id IN (SELECT id FROM contacts WHERE tenant = $1 AND anonymized_at IS NULL "
-        "AND created_at < now() - make_interval(days => $2) ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) "
-        "RETURNING id", [tenant, days, limit])
-    return len(rows)
+        "FROM picked WHERE c.id = picked.id "
+        "RETURNING c.id, c.public_id, picked.email_sealed, picked.phone_sealed", [tenant, days, limit])
+    return [{"pk": row["id"], "id": row["public_id"], "email": unseal(tenant, row["email_sealed"]),
+             "phone": unseal(tenant, row["phone_sealed"])} for row in rows]
 
 
 def attributes_json(attributes: dict[str, Any]) -> str:

@@ -1,7 +1,7 @@
 """What the CRM sends out: destinations (signed HTTP endpoints an account registers), conversion
 integrations (Meta Conversions API, GA4 Measurement Protocol) and the delivery rows of both.
 
-A delivery row is the unit of the one drain (tasks/crm_deliveries.py):
+A delivery row is the unit of the one drain (tasks/crm/deliveries.py):
 
     pending --claim--> delivering --2xx--> succeeded
                            |--failure, attempts left--> retrying (next_attempt_at) --claim--> delivering
@@ -10,7 +10,7 @@ A delivery row is the unit of the one drain (tasks/crm_deliveries.py):
 A ``delivering`` row whose lease ran out (its worker died) is claimed again. The payload is kept on
 the row for the attempts; listings never show it. Each target keeps its own circuit breaker
 (``consecutive_failures``, ``breaker_open_until``). Secrets (a destination's signing secret, an
-integration's access token or API secret) are sealed at rest (herald/sealing.py, system ``crm``).
+integration's access token or API secret) are sealed at rest (kit/sealing.py, system ``crm``).
 """
 
 from __future__ import annotations
@@ -24,14 +24,15 @@ from tortoise import fields
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
-from herald.actors import Actor
-from herald.sealing import Sealer
+from kit.actors import Actor
+from kit.ids import public_id
+from kit.sealing import Sealer
+from models.lease import Leased, Retries
 from models.outbox import enqueue_many
-from models.platform.ids import public_id
 
 SEALER = Sealer("crm")
 
-# Retries: attempt n failed -> wait backoff(n) (herald/backoff.py); after MAX_ATTEMPTS, failed.
+# Retries: attempt n failed -> wait backoff(n) (kit/backoff.py); after MAX_ATTEMPTS, failed.
 MAX_ATTEMPTS = 8
 RETRY_FIRST_SECONDS = 60.0
 RETRY_CEILING_SECONDS = 6 * 3600.0
@@ -41,6 +42,12 @@ BREAKER_THRESHOLD = 5
 BREAKER_COOLDOWN = 300.0
 BREAKER_MAX_COOLDOWN = 3600.0
 LEASE = timedelta(seconds=60)
+# A failed attempt n waits backoff(n) with 10 % jitter; the 8th failure is final (a test: the 1st).
+RETRIES = Retries(max_attempts=MAX_ATTEMPTS, first=RETRY_FIRST_SECONDS, ceiling=RETRY_CEILING_SECONDS, jitter=0.1)
+# The table as an instance of the one lease pipeline (models/lease.py): the claim takes a due
+# pending/retrying row, or a delivering one whose worker died; the outcome counts the attempt.
+LEASED = Leased(table="crm_deliveries", waiting="status IN ('pending', 'retrying')", taken="status = 'delivering'",
+                take=", status = 'delivering', updated_at = {now}")
 
 
 class DeliveryStatus(StrEnum):

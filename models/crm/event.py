@@ -13,7 +13,7 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
-from models.platform.ids import public_id
+from kit.ids import public_id
 
 PREFIX = "evt"
 

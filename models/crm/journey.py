@@ -7,7 +7,7 @@
   (journey, contact, sequence) makes "one enrollment per contact per journey" a database rule.
   ``position`` is the index of the step to run next; ``executed`` counts the steps run so far;
   ``wake_at`` is set while the enrollment waits (a wait step or quiet hours), and
-  schedules/crm_journeys.py hands it back to the actor when due.
+  schedules/crm/journeys.py hands it back to the actor when due.
 - ``EnrollmentStep``: one executed step, written in the same transaction that moves ``position``
   and ``executed``; unique (enrollment, ordinal) so a repeated execution of the same step (a worker
   killed after the send, before the commit) cannot record it twice.
@@ -21,9 +21,9 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
-from herald.actors import Actor
+from kit.actors import Actor
 from models.outbox import insert_sql
-from models.platform.ids import public_id
+from kit.ids import public_id
 
 PREFIX = "jrn"
 ENROLLMENT_PREFIX = "ins"
@@ -121,7 +121,7 @@ class EnrollmentStep(Model):
 #
 # Trigger kinds (app/crm/journey/schemas.py validates them):
 #   {"tipo": "lista", "lista_id": "lst_..."}           a contact added to the list
-#   {"tipo": "segmento", "segmento_id": "seg_..."}     a contact entering the segment (schedules/crm_journeys.py)
+#   {"tipo": "segmento", "segmento_id": "seg_..."}     a contact entering the segment (schedules/crm/journeys.py)
 #   {"tipo": "formulario", "formulario_id": str|null}  a form submission from the runtime (any form when null)
 #   {"tipo": "lead"}                                    a lead from the runtime
 #   {"tipo": "evento", "nome": "..."}                  an API event of that name (POST /v1/eventos)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tortoise import fields
 from tortoise.models import Model
 
-from models.platform.ids import public_id
+from kit.ids import public_id
 
 PREFIX = "lst"
 

@@ -3,10 +3,10 @@
 :func:`queue_email` writes one sealed e-mail row and its ``identity_mail.send`` job in the
 identity outbox, inside the caller's transaction: the same one that writes the token the e-mail
 carries, so neither exists without the other, and the job never exists without its row. The body
-is sealed at rest (``herald.sealing.IDENTITY``, purpose ``outbox``): it holds a live link token
+is sealed at rest (``kit.sealing.IDENTITY``, purpose ``outbox``): it holds a live link token
 or a login code. The secret is only ever in the body: the subject travels into the platform's
 message records, webhooks and logs, so :func:`queue_email` refuses a subject that carries it.
-Once the platform has accepted the e-mail, the actor (tasks/identity_mail.py) replaces the row's
+Once the platform has accepted the e-mail, the actor (tasks/identity/mail.py) replaces the row's
 body with :func:`redacted` (the subject alone): no live secret is kept after hand-over.
 See docs/identity.md, "E-mail out".
 """
@@ -20,8 +20,9 @@ from tortoise import fields
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
-from herald.actors import Actor
-from herald.sealing import IDENTITY
+from kit.actors import Actor
+from kit.sealing import IDENTITY
+from models.lease import Leased, Retries
 from models.outbox import enqueue
 
 # The sealing purpose of e-mail bodies. It names the key (HKDF info), so it stays "outbox":
@@ -43,7 +44,7 @@ class IdentityEmail(Model):
     sent_at = fields.DatetimeField(null=True)
     attempts = fields.IntField(default=0)
     last_error = fields.CharField(max_length=500, null=True)
-    # Draining (schedules/identity_mail.py, tasks/identity_mail.py): not before ``next_attempt_at``
+    # Draining (schedules/identity/mail.py, tasks/identity/mail.py): not before ``next_attempt_at``
     # (NULL: now); ``enqueued_at`` marks the hand-over to the workers for the current attempt;
     # ``lease_until`` is held by the worker sending it, so two workers never send the same row at once.
     next_attempt_at = fields.DatetimeField(null=True)
@@ -54,6 +55,14 @@ class IdentityEmail(Model):
     class Meta:
         table = "emails"
         indexes = (("sent_at", "id"),)
+
+
+# The table as an instance of the one lease pipeline (models/lease.py): an e-mail waits until it is
+# sent, held by a worker's lease meanwhile (no state of its own); the claim counts the attempt.
+LEASED = Leased(table="emails", waiting="sent_at IS NULL", count_at_claim=True)
+# A platform outage: 1, 2, 4 ... seconds, at most 5 minutes, with 10 % jitter (Retry-After wins),
+# for as long as it lasts: an identity e-mail is never given up.
+RETRIES = Retries(max_attempts=None, first=1.0, ceiling=300.0, jitter=0.1)
 
 
 class SecretInSubject(ValueError):

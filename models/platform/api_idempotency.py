@@ -1,4 +1,6 @@
-"""Idempotency of dashboard writes: the first answer to (caller, Idempotency-Key), kept 24 hours.
+"""Idempotency of dashboard writes: the first answer to (caller, account, Idempotency-Key), kept
+24 hours. The account is the one the request acts on (``""`` for a route that acts on none), so
+the same key sent to two accounts is two requests, never a replay of the other account's answer.
 
 A row is claimed before the handler runs (``status`` null while it runs) and completed with the
 answer; a claim older than :data:`CLAIM_SECONDS` that was never completed (a crashed process)
@@ -17,6 +19,7 @@ CLAIM_SECONDS = 60
 class ApiIdempotencyRecord(Model):
     id = fields.BigIntField(primary_key=True)
     caller = fields.CharField(max_length=80)  # usr_... or ip:<address> on public routes
+    tenant = fields.CharField(max_length=40, default="")  # acc_... the request acts on; "" for none
     key = fields.CharField(max_length=140)
     method = fields.CharField(max_length=10)
     path = fields.CharField(max_length=500)
@@ -30,4 +33,4 @@ class ApiIdempotencyRecord(Model):
     class Meta:
         table = "api_idempotency_records"
         app = "platform"
-        unique_together = (("caller", "key"),)
+        unique_together = (("caller", "tenant", "key"),)

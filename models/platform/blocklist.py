@@ -8,7 +8,7 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
-from models.platform.ids import public_id
+from kit.ids import public_id
 
 
 class BlockKind(StrEnum):
@@ -105,21 +105,7 @@ def candidates(recipient: str) -> list[tuple[str, str]]:
     return [(BlockKind.PHONE.value, phone)] if phone else []
 
 
-async def blocked(conn, recipients) -> set[str]:
-    """The recipients (as given) that a block entry refuses; one query for all of them."""
-    pairs = {recipient: candidates(recipient) for recipient in set(recipients)}
-    kinds = [kind for found in pairs.values() for kind, _ in found]
-    values = [value for found in pairs.values() for _, value in found]
-    if not values:
-        return set()
-    rows = await conn.execute_query_dict(
-        "SELECT DISTINCT e.kind, e.value FROM block_entries e JOIN unnest($1::text[], $2::text[]) AS c(kind, value) "
-        "ON e.kind = c.kind AND e.value = c.value", [kinds, values])
-    hits = {(row["kind"], row["value"]) for row in rows}
-    return {recipient for recipient, found in pairs.items() if any(pair in hits for pair in found)}
-
-
-# --- suggestions from hard bounces and complaints across accounts (schedules/blocklist.py) ----------
+# --- suggestions from hard bounces and complaints across accounts (schedules/platform/blocklist.py) ----------
 
 SUGGEST_WINDOW_DAYS = 7
 SUGGEST_MIN_ACCOUNTS = 2  # an address bounced or complained about by this many accounts

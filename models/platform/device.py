@@ -1,7 +1,7 @@
 """Push devices: one row per (tenant, token), upserted by POST /v1/push/devices.
 
 ``UserRef`` and ``Metadata`` of the request are accepted and not stored. A provider answer that
-a token is no longer valid deletes the device (tasks/delivery.py).
+a token is no longer valid deletes the device (tasks/platform/delivery.py).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
-from models.platform.ids import public_id
+from kit.ids import public_id
 
 
 class DevicePlatform(StrEnum):

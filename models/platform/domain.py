@@ -1,9 +1,9 @@
-"""Sender domains and suppressions: what a message is checked against before it goes out.
+"""Sender domains: what a message is checked against before it goes out (suppressions: models/platform/suppression.py).
 
 A sender domain gets an RSA-2048 DKIM key pair when it is added (app/platform/domain/service.py;
-the private key sealed with a key derived from SECRET_KEY, see :mod:`herald.sealing`) and the DNS
+the private key sealed with a key derived from SECRET_KEY, see :mod:`kit.sealing`) and the DNS
 records its owner publishes: SPF and DKIM (both required for verification), DMARC (optional) and a
-return-path CNAME (recommended). Every verification attempt (herald/dns.py) is a :class:`DomainCheck`
+return-path CNAME (recommended). Every verification attempt (:func:`check_domain`) is a :class:`DomainCheck`
 row, written by :func:`record_check`.
 
 Verification state of a domain (docs/providers.md):
@@ -26,9 +26,11 @@ from tortoise import fields
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
-from herald.actors import Actor
-from herald.sealing import PLATFORM
+from kit.actors import Actor
+from kit.dns import Lookup, Unreachable
+from kit.sealing import PLATFORM
 from models.outbox import insert_sql
+from models.platform.suppression import Suppression  # noqa: F401  (its home before it had one)
 
 DKIM_KEY = "platform:dkim-private-key"
 
@@ -54,6 +56,7 @@ class CheckOutcome(StrEnum):
     VERIFIED = "verified"        # SPF and DKIM found as published
     FAILED = "failed"            # DNS answered: a required record is missing or different
     UNREACHABLE = "unreachable"  # DNS did not answer (timeout, SERVFAIL): nothing concluded
+    CONFLICT = "conflict"        # SPF and DKIM found, but an account outside this one's tree verified it first
 
 
 class SenderDomain(Model):
@@ -163,20 +166,6 @@ def dns_records(domain: SenderDomain, mail_domain: str) -> list[dict]:
     return records
 
 
-class Suppression(Model):
-    id = fields.BigIntField(primary_key=True)
-    tenant = fields.ForeignKeyField("platform.Tenant", related_name="suppressions", on_delete=fields.CASCADE)
-    channel = fields.CharField(max_length=10)
-    address = fields.CharField(max_length=512)
-    reason = fields.CharField(max_length=64)
-    created_at = fields.DatetimeField(auto_now_add=True)
-
-    class Meta:
-        table = "suppressions"
-        app = "platform"
-        unique_together = (("tenant", "channel", "address"),)
-
-
 async def sender_domain_verified(tenant_pk: int, mode: str, address: str) -> bool:
     """Whether ``address`` (lower case) may be the Source of a message of this tenant and key mode."""
     domain = address.rpartition("@")[2]
@@ -230,22 +219,51 @@ WHERE tenant_id = $1 AND channel = 'email' AND status = 'queued'
   AND (lower(sender) LIKE '%@' || $2 OR lower(sender) LIKE '%@' || $2 || '>')) AS queued""") + " RETURNING id"
 
 
+# Whether an account outside ``$1``'s tree (the accounts under its root) has ``$2`` verified.
+_OWNED_ELSEWHERE = """
+WITH RECURSIVE up(id, parent_id) AS (
+  SELECT id, parent_id FROM tenants WHERE id = $1
+  UNION ALL SELECT t.id, t.parent_id FROM tenants t JOIN up ON t.id = up.parent_id
+), tree(id) AS (
+  SELECT id FROM up WHERE parent_id IS NULL
+  UNION ALL SELECT t.id FROM tenants t JOIN tree ON t.parent_id = tree.id
+)
+SELECT 1 AS owned FROM sender_domains
+WHERE name = $2 AND verified_at IS NOT NULL AND tenant_id NOT IN (SELECT id FROM tree) LIMIT 1
+"""
+
+
+async def owned_elsewhere(conn, tenant_pk: int, name: str) -> bool:
+    """Whether ``name`` is verified by an account outside ``tenant_pk``'s tree: the first account to
+    verify a domain owns it; adding it elsewhere blocks nobody, verifying it elsewhere is refused."""
+    return bool(await conn.execute_query_dict(_OWNED_ELSEWHERE, [tenant_pk, name]))
+
+
 async def record_check(domain: SenderDomain, outcome: CheckOutcome, found: list[dict]) -> DomainCheck:
-    """Record one attempt and move the domain's state; returns the attempt."""
+    """Record one attempt and move the domain's state; returns the attempt. A domain whose records
+    are found while an account outside its tree holds it verified is recorded ``conflict`` (not
+    verified): verifications of one name are serialized by a transaction-scoped advisory lock, so
+    two trees can never both hold it."""
     now = datetime.now(timezone.utc)
     async with in_transaction("platform") as conn:
         # Lock the row: a re-check and `herald domain verify` may run at once.
         current = await SenderDomain.filter(id=domain.id).select_for_update().using_db(conn).first()
         lost = False
         if outcome is CheckOutcome.VERIFIED:
+            await conn.execute_query("SELECT pg_advisory_xact_lock(hashtext($1))", [f"sender-domain:{domain.name}"])
+            if await owned_elsewhere(conn, domain.tenant_id, domain.name):
+                outcome = CheckOutcome.CONFLICT
+        if outcome is CheckOutcome.VERIFIED:
             updates = {"verified_at": current.verified_at or now, "checked_at": now, "unreachable_since": None}
-        elif outcome is CheckOutcome.FAILED:
+        elif outcome in (CheckOutcome.FAILED, CheckOutcome.CONFLICT):
             lost = current.verified_at is not None
             updates = {"verified_at": None, "checked_at": now, "unreachable_since": None}
         else:
             updates = {"unreachable_since": current.unreachable_since or now}
         await SenderDomain.filter(id=domain.id).using_db(conn).update(**updates)
-        detail = {"Records": found}
+        detail: dict = {"Records": found}
+        if outcome is CheckOutcome.CONFLICT:
+            detail["OwnedElsewhere"] = True
         if lost:
             rows = await conn.execute_query_dict(_REDELIVER, [domain.tenant_id, domain.name])
             detail["LostVerification"] = True
@@ -254,3 +272,44 @@ async def record_check(domain: SenderDomain, outcome: CheckOutcome, found: list[
     for name, value in updates.items():
         setattr(domain, name, value)
     return check
+
+
+async def check_domain(domain: SenderDomain, *, lookup: Lookup, mail_domain: str) -> DomainCheck:
+    """One verification attempt of ``domain`` (the one check of the ``domains.verify`` actor and of
+    ``herald domain verify``), recorded; returns the attempt. ``lookup`` is :func:`kit.dns.lookup_with`.
+
+    Required records: SPF (a ``v=spf1`` TXT on the domain that includes ``_spf.<MAIL_DOMAIN>``) and
+    DKIM (the TXT at ``<selector>._domainkey.<domain>`` whose ``p=`` is the domain's public key).
+    DMARC and the return-path CNAME are looked up and reported, never required; what counts as
+    found is :func:`models.platform.domain.record_found`.
+
+    Outcomes: ``verified`` (both found: ``verified_at`` set); ``failed`` (DNS answered and a required
+    record is missing or different: ``verified_at`` cleared; a domain that was verified has *lost*
+    verification, and its queued messages are handed to delivery again, whose re-check fails them);
+    ``unreachable`` (a timeout or SERVFAIL: nothing concluded, ``unreachable_since`` set);
+    ``conflict`` (both found, but an account outside this one's tree verified the name first: treated
+    as ``failed``). The attempt is recorded by :func:`models.platform.domain.record_check`.
+    """
+    found: list[dict] = []
+    unreachable: str | None = None
+    for record in dns_records(domain, mail_domain):
+        entry = {"Purpose": record["Purpose"], "Type": record["Type"], "Name": record["Name"],
+                 "Required": record["Required"]}
+        try:
+            values = await lookup(record["Name"], record["Type"])
+        except Unreachable as error:
+            entry.update(Found=None, Reason=str(error))
+            if record["Required"]:
+                unreachable = str(error)
+        else:
+            entry["Found"] = record_found(record, values, domain, mail_domain)
+            if not entry["Found"]:
+                entry["Reason"] = "not published" if not values else "published with another value"
+        found.append(entry)
+    if unreachable is not None:
+        outcome = CheckOutcome.UNREACHABLE
+    elif all(entry["Found"] for entry in found if entry["Required"]):
+        outcome = CheckOutcome.VERIFIED
+    else:
+        outcome = CheckOutcome.FAILED
+    return await record_check(domain, outcome, found)

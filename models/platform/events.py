@@ -14,8 +14,9 @@ Every channel has the same life cycle, so the catalog is ``<channel>.<what>`` fo
 ``*.complained``   the recipient marked the message as spam (e-mail)
 =================  =========================================================================
 
-Plus ``webhook.endpoint.disabled`` (an endpoint failing for days was turned off) and
-``webhook.test`` (sent on request to one endpoint). Opens and clicks are not tracked, so there
+Plus ``webhook.endpoint.disabled`` (an endpoint failing for days was turned off),
+``webhook.test`` (sent on request to one endpoint) and ``email.received`` (a mailbox received a
+message: the mail system tells the platform through an internal route). Opens and clicks are not tracked, so there
 are no ``*.opened`` / ``*.clicked`` events. docs/webhooks.md documents the payloads.
 
 Events are produced by the pipeline, through the outbox, in the transaction of what they
@@ -32,7 +33,7 @@ from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from herald.actors import Actor
+from kit.actors import Actor
 from models.outbox import insert_sql
 
 CHANNELS = ("email", "sms", "push", "whatsapp")
@@ -47,15 +48,19 @@ MESSAGE_EVENTS: dict[str, str] = {
 }
 ENDPOINT_DISABLED = "webhook.endpoint.disabled"
 TEST_EVENT = "webhook.test"
+# Produced by another system through the platform's internal events route (app/platform/webhook/internal.py).
+EMAIL_RECEIVED = "email.received"
+FOREIGN_EVENTS = frozenset({EMAIL_RECEIVED})
 
 CATALOG: dict[str, str] = {
     **{f"{channel}.{what}": text for channel in CHANNELS for what, text in MESSAGE_EVENTS.items()
        if not (what == "complained" and channel != "email")},
     ENDPOINT_DISABLED: "an endpoint failing for days was disabled",
     TEST_EVENT: "a test event sent on request to one endpoint",
+    EMAIL_RECEIVED: "a mailbox of the account received a message (the mail system)",
 }
 
-# The public id of a row made in SQL: same shape as models.platform.ids.public_id (24 hex).
+# The public id of a row made in SQL: same shape as kit.ids.public_id (24 hex).
 _ID_SQL = "'{prefix}_' || substr(md5(gen_random_uuid()::text), 1, 24)"
 
 

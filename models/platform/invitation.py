@@ -9,7 +9,7 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
-from models.platform.ids import public_id
+from kit.ids import public_id
 
 LIFE_DAYS = 7
 TOKEN_PREFIX = "inv_"

@@ -14,8 +14,9 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
+from kit.ids import public_id
+from models.lease import Leased, Retries, rows as _rows
 from models.platform.events import fanout_sql, message_data_sql
-from models.platform.ids import public_id
 from models.platform.report import rollup_sql
 from models.platform.usage import SEND_COUNTERS
 
@@ -50,6 +51,10 @@ def new_message_id() -> str:
 RESERVED_EMAIL_HEADERS = frozenset({
     "from", "to", "cc", "bcc", "subject", "date", "message-id", "reply-to", "sender", "mime-version", "content-type",
     "content-transfer-encoding", "dkim-signature", "return-path", "received"})
+
+
+# The sealing purpose of an e-mail attachment's bytes (kit/sealing.py), kept until the message is final.
+ATTACHMENT_SEAL = "message-attachment"
 
 
 def reserved_email_header(name: str) -> bool:
@@ -104,14 +109,22 @@ class MessageEvent(Model):
 
 # --- transitions: each one updates the message and appends to its timeline in one statement ----
 
-_CLAIM = """
+# Messages as an instance of the one lease pipeline (models/lease.py): queued -> sending with a
+# lease (the claim counts the attempt); a transient failure defers it (queued, next_attempt_at);
+# the reconciler (schedules/platform/delivery.py) is the sweep, a backstop to Dramatiq's own
+# retries: it takes a queued message only RECONCILE_AFTER past its due time and untouched as long
+# (``updated_at`` is its mark), and a sending one whose lease ran out.
+LEASED = Leased(table="messages", waiting="status = 'queued'", taken="status = 'sending'", count_at_claim=True,
+                take=", status = 'sending', updated_at = {now}, next_attempt_at = NULL", mark="updated_at",
+                sweep_late=True)
+# Between attempts: 5 s, 10 s, 20 s ... at most an hour (a provider's Retry-After wins); the 8th
+# failed attempt is final.
+MAX_ATTEMPTS = 8
+RETRIES = Retries(max_attempts=MAX_ATTEMPTS, first=5.0, ceiling=3600.0)
+
+_CLAIM = f"""
 WITH c AS (
-  UPDATE messages SET status = 'sending', attempts = attempts + 1, updated_at = now(),
-         lease_until = now() + make_interval(secs => $2), next_attempt_at = NULL
-  WHERE id = $1 AND (
-    (status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second'))
-    OR (status = 'sending' AND lease_until < now()))
-  RETURNING id, public_id, tenant_id, channel, mode, recipient, sender, subject, content, tags, attempts
+  {LEASED.claim_sql("id, public_id, tenant_id, channel, mode, recipient, sender, subject, content, tags, attempts")}
 ), e AS (
   INSERT INTO message_events (message_id, type, detail, created_at)
   SELECT id, 'sending', jsonb_build_object('Attempt', attempts), now() FROM c
@@ -125,9 +138,17 @@ _MESSAGE_COLUMNS = ("id, public_id, tenant_id, mode, channel, status, recipient,
 
 def purge_content_sql(alias: str) -> str:
     """The SET clause, for a move to a final state, that drops the content of a tenant with
-    ``purge_content`` (the system tenant: its e-mails carry sign-in codes and reset links)."""
+    ``purge_content`` (the system tenant: its e-mails carry sign-in codes and reset links), and
+    of every message its attachments' sealed bytes (their names, types, sizes and digests stay)."""
     return (f"content = CASE WHEN EXISTS (SELECT 1 FROM tenants t WHERE t.id = {alias}.tenant_id AND t.purge_content) "
-            f"THEN '{{\"Purged\": true}}'::jsonb ELSE {alias}.content END")
+            f"THEN '{{\"Purged\": true}}'::jsonb ELSE {without_attachment_bytes(alias + '.content')} END")
+
+
+def without_attachment_bytes(content: str) -> str:
+    """``content`` (a jsonb expression) with its attachments' ``Sealed`` bytes dropped."""
+    return (f"CASE WHEN jsonb_typeof({content} -> 'Attachments') = 'array' "
+            f"THEN jsonb_set({content}, '{{Attachments}}', COALESCE((SELECT jsonb_agg(a - 'Sealed') "
+            f"FROM jsonb_array_elements({content} -> 'Attachments') a), '[]'::jsonb)) ELSE {content} END")
 
 
 _FINISH = f"""
@@ -147,9 +168,8 @@ SELECT id FROM ev
 
 _DEFER = f"""
 WITH u AS (
-  UPDATE messages SET status = 'queued', lease_until = NULL, next_attempt_at = now() + make_interval(secs => $2),
-         failure_reason = $3, updated_at = now()
-  WHERE id = $1 AND status = 'sending' RETURNING {_MESSAGE_COLUMNS}
+  {LEASED.release_sql("status = 'queued', failure_reason = $3, updated_at = now()", "now() + make_interval(secs => $2)")}
+  RETURNING {_MESSAGE_COLUMNS}
 ), ev AS (
   INSERT INTO message_events (message_id, type, detail, created_at)
   SELECT id, 'deferred', jsonb_build_object('Reason', $3::text, 'RetryInSeconds', $2::float), now() FROM u RETURNING id
@@ -162,14 +182,15 @@ SELECT id FROM ev
 
 
 # What delivery re-checks before handing a claimed message to a provider, in one statement (one
-# round trip instead of one query each): the sender domain's row (verified, and its sealed DKIM key),
+# round trip instead of one query each): the sender domain's row (verified, its sealed DKIM key, and
+# whether its last conclusive check found the return-path CNAME: docs/bounces.md),
 # whether the recipient is suppressed, whether a platform block entry names one of its candidates
 # (models/platform/blocklist.py: candidates), the month's sends when the account has a quota, and a
 # stamp of the account's provider rows for the channel (count, newest change) that keys the worker's
-# cache of the resolved configuration (tasks/delivery.py), so a change is seen by the next message.
+# cache of the resolved configuration (tasks/platform/delivery.py), so a change is seen by the next message.
 _SEND_COUNT = " + ".join(f"COALESCE(SUM({name}), 0)" for name in SEND_COUNTERS)
 _PRESEND = f"""
-SELECT d.verified, d.dkim_selector, d.dkim_private_key,
+SELECT d.verified, d.dkim_selector, d.dkim_private_key, COALESCE(d.return_path, false) AS return_path,
   EXISTS (SELECT 1 FROM suppressions s WHERE s.tenant_id = $1 AND s.channel = $2 AND s.address = $3) AS suppressed,
   EXISTS (SELECT 1 FROM block_entries e JOIN unnest($4::text[], $5::text[]) AS c(kind, value)
           ON e.kind = c.kind AND e.value = c.value) AS blocked,
@@ -181,22 +202,16 @@ SELECT d.verified, d.dkim_selector, d.dkim_private_key,
   CASE WHEN $2 = 'push' THEN
     (SELECT platform FROM push_devices WHERE tenant_id = $1 AND token = $9::text) END AS device_platform
 FROM (SELECT 1) AS one LEFT JOIN LATERAL (
-  SELECT verified_at IS NOT NULL AS verified, dkim_selector, dkim_private_key FROM sender_domains
-  WHERE tenant_id = $1 AND name = $6::text) AS d ON true
+  SELECT verified_at IS NOT NULL AS verified, dkim_selector, dkim_private_key,
+    (SELECT c.detail->'Records' @> '[{{"Purpose": "return-path", "Found": true}}]'::jsonb FROM sender_domain_checks c
+     WHERE c.domain_id = sender_domains.id AND c.outcome <> 'unreachable' ORDER BY c.id DESC LIMIT 1) AS return_path
+  FROM sender_domains WHERE tenant_id = $1 AND name = $6::text) AS d ON true
 """
-
-
-async def _rows(connection, sql: str, args: list) -> list[dict]:
-    """Run ``sql`` on a Tortoise client (a pooled connection per statement) or on an asyncpg
-    connection held by the caller (several statements, one pool checkout)."""
-    if hasattr(connection, "execute_query_dict"):
-        return await connection.execute_query_dict(sql, args)
-    return [dict(row) for row in await connection.fetch(sql, *args)]
 
 
 async def claim(connection, message_pk: int, lease_seconds: int) -> dict | None:
     """Take a message for delivery: only one worker at a time, and never a finished one."""
-    rows = await _rows(connection, _CLAIM, [message_pk, float(lease_seconds)])
+    rows = await _rows(connection, _CLAIM, [message_pk, None, float(lease_seconds)])
     return rows[0] if rows else None
 
 
@@ -226,3 +241,35 @@ async def finish(connection, message_pk: int, status: MessageStatus, *, event: s
 async def defer(connection, message_pk: int, delay_seconds: float, reason: str) -> bool:
     rows = await _rows(connection, _DEFER, [message_pk, float(delay_seconds), reason])
     return bool(rows)
+
+
+# Cancelling a scheduled (or not yet attempted) e-mail: queued and never attempted -> failed, with a
+# ``cancelled`` event and the email.failed webhook event; its job, still in the broker, finds nothing
+# to claim. A message an attempt has begun (attempts > 0) is past cancelling.
+CANCELLED_REASON = "Cancelled: by the sender before sending"
+_CANCEL = f"""
+WITH u AS (
+  UPDATE messages SET status = 'failed', failure_reason = $4, lease_until = NULL, next_attempt_at = NULL,
+         updated_at = now(), {purge_content_sql("messages")}
+  WHERE tenant_id = $1 AND mode = $2 AND public_id = $3 AND channel = 'email' AND status = 'queued' AND attempts = 0
+  RETURNING {_MESSAGE_COLUMNS}
+), ev AS (
+  INSERT INTO message_events (message_id, type, detail, created_at)
+  SELECT id, 'cancelled', jsonb_build_object('Reason', $4::text), now() FROM u RETURNING id
+), wh_source AS (
+  SELECT u.tenant_id, u.mode, u.channel || '.' || u.status AS type, u.id AS message_id,
+         {message_data_sql("u", ", 'Reason', u.failure_reason")} AS data FROM u
+){fanout_sql("wh_source")}{rollup_sql("u")}
+SELECT (SELECT count(*) FROM ev) AS cancelled,
+       (SELECT status FROM messages WHERE tenant_id = $1 AND mode = $2 AND public_id = $3 AND channel = 'email')
+         AS status
+"""
+
+
+async def cancel(connection, tenant_pk: int, mode: str, public_id: str) -> str | None:
+    """Cancel an e-mail of the account (in the caller's mode): ``"cancelled"``, the status it has
+    when it can no longer be cancelled, or None when the account has no such e-mail."""
+    [row] = await _rows(connection, _CANCEL, [tenant_pk, mode, public_id, CANCELLED_REASON])
+    if row["cancelled"]:
+        return "cancelled"
+    return row["status"]

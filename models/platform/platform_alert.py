@@ -9,7 +9,7 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
-from models.platform.ids import public_id
+from kit.ids import public_id
 
 
 class AlertMetric(StrEnum):
@@ -67,7 +67,7 @@ class PlatformAlertEvent(Model):
         app = "platform"
 
 
-# --- evaluation (schedules/platform_alerts.py) ----------------------------------------------------------
+# --- evaluation (schedules/platform/alerts.py) ----------------------------------------------------------
 #
 # Rates read the hourly rollups (report_counters) from the hour holding the window's start: the
 # counters are hourly, so a window shorter than an hour reads the current hour.

@@ -2,7 +2,7 @@
 
 A row names a channel and a provider key (the entry-point name, ``herald.providers.<channel>``);
 ``settings`` holds what is not secret (host, port, sender number), ``secrets`` what is (passwords,
-API tokens, private keys), sealed with a key derived from SECRET_KEY (:mod:`herald.sealing`). A tenant without a row for
+API tokens, private keys), sealed with a key derived from SECRET_KEY (:mod:`kit.sealing`). A tenant without a row for
 a channel uses the platform default from the environment: ``<CHANNEL>_PROVIDER`` and
 ``<CHANNEL>_PROVIDER_CONFIG`` (a JSON object of settings and secrets together).
 
@@ -19,7 +19,7 @@ from typing import Any
 from tortoise import fields
 from tortoise.models import Model
 
-from herald.sealing import PLATFORM
+from kit.sealing import PLATFORM
 
 PROVIDER_SECRETS = "platform:provider-secrets"
 

@@ -1,7 +1,11 @@
 """Domain claims and access requests.
 
 An account claims an e-mail domain; a sign-up from an address of a claimed domain does not get an
-account of its own: it files an access request to the claiming account instead.
+account of its own: it files an access request to the claiming account instead. The account's
+admins see it only once the address is verified (``verified_at``, stamped by the platform when
+the identity server reports the address verified); a request still unverified
+:data:`UNVERIFIED_LIFE_DAYS` days after it was filed has expired (read so at query time: nothing
+deletes it).
 """
 
 from __future__ import annotations
@@ -9,7 +13,10 @@ from __future__ import annotations
 from tortoise import fields
 from tortoise.models import Model
 
-from models.platform.ids import public_id
+from kit.ids import public_id
+
+
+UNVERIFIED_LIFE_DAYS = 7
 
 
 def new_access_request_id() -> str:
@@ -35,6 +42,7 @@ class AccessRequest(Model):
     email = fields.CharField(max_length=320)
     status = fields.CharField(max_length=10, default="pending")
     created_at = fields.DatetimeField(auto_now_add=True)
+    verified_at = fields.DatetimeField(null=True)  # when the platform saw the address verified
 
     class Meta:
         table = "access_requests"

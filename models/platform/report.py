@@ -5,7 +5,7 @@ written by the very statement that moves a message into the status it counts, so
 rolls back) with the transition: :func:`rollup_sql` is a CTE appended to that statement (the
 accept in app/platform/message/service.py, the delivery transitions in
 models/platform/message.py, provider receipts in models/platform/receipts.py, the reconciler's
-give-up in schedules/reconciler.py).
+give-up in schedules/platform/delivery.py).
 
 What is counted, at the hour (UTC) the transition happened:
 

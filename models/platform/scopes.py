@@ -19,8 +19,13 @@ SCOPES: dict[str, str] = {
     "pages:read": "read pages, versions, draft, SEO, domains, media",
     "pages:write": "create and edit pages and media",
     "pages:publish": "publish and unpublish pages",
-    # An addition to the contract's catalog (non-breaking): existing keys do not hold it.
+    # Additions to the contract's catalog (non-breaking): existing keys do not hold them.
     "webhooks:manage": "webhook endpoints, their deliveries and events: /v1/webhooks, /v1/events",
+    "suppressions:read": "GET /v1/suppressions, GET /v1/suppressions/{id}",
+    "suppressions:write": "DELETE /v1/suppressions/{id}",
+    "templates:read": "GET /v1/templates, GET /v1/templates/{id}",
+    "templates:write": "POST /v1/templates, PATCH and DELETE /v1/templates/{id}",
+    "providers:manage": "the account's own providers per channel: /v1/providers (secrets write-only)",
 }
 
 # Held by keys made before 2026-10-07: they authenticate, but grant nothing beyond GET /v1/account.

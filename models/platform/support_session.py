@@ -6,7 +6,7 @@ from __future__ import annotations
 from tortoise import fields
 from tortoise.models import Model
 
-from models.platform.ids import public_id
+from kit.ids import public_id
 
 
 def new_support_session_id() -> str:
@@ -28,3 +28,21 @@ class SupportSession(Model):
         table = "support_sessions"
         app = "platform"
         indexes = (("tenant_id", "started_at"),)
+
+
+class SupportRead(Model):
+    """One read an operator made inside a support session (the account's trail of what was seen):
+    recorded before the read is answered; ``status`` is the answer's, filled in after it."""
+
+    id = fields.BigIntField(primary_key=True)
+    support: fields.ForeignKeyRelation = fields.ForeignKeyField(
+        "platform.SupportSession", related_name="reads", on_delete=fields.CASCADE)
+    method = fields.CharField(max_length=10)
+    path = fields.CharField(max_length=500)  # without the query string (it may hold search terms)
+    status = fields.IntField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "support_reads"
+        app = "platform"
+        indexes = (("support_id", "id"),)

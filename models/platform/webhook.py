@@ -3,7 +3,7 @@
 - :class:`WebhookEndpoint` (``whk_<hex>``): a URL, the event types it receives (``["*"]`` = all),
   enabled or not, the mode of the key that made it (test-mode messages only reach test-mode
   endpoints). Its signing secret (``whsec_...``) is sealed at rest (AES-256-GCM, key derived from
-  SECRET_KEY, see :mod:`herald.sealing`). During a rotation the previous secret keeps
+  SECRET_KEY, see :mod:`kit.sealing`). During a rotation the previous secret keeps
   signing until ``previous_secret_expires_at``. The circuit-breaker state lives here too.
 - :class:`WebhookEvent` (``evt_<hex>``): what happened, once, whatever the number of endpoints.
 - :class:`WebhookDelivery` (``whd_<hex>``): one event to one endpoint: ``pending`` until it
@@ -11,8 +11,8 @@
 - :class:`WebhookAttempt`: one HTTP request of a delivery (status code, duration, excerpt).
 
 What a webhook URL may point at (only http(s) to public addresses) is the egress policy of
-:mod:`herald.egress` (checked at registration by app/platform/webhook/service.py, and again at
-connect time by tasks/webhooks.py).
+:mod:`kit.egress` (checked at registration by app/platform/webhook/service.py, and again at
+connect time by tasks/platform/webhooks.py).
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from enum import StrEnum
 from tortoise import fields
 from tortoise.models import Model
 
-from herald.sealing import PLATFORM
-from models.platform.ids import public_id
+from kit.ids import public_id
+from kit.sealing import PLATFORM
+from models.lease import Leased, Retries
 
 WEBHOOK_SECRET = "platform:webhook-signing-secret"
 
@@ -156,7 +157,7 @@ class WebhookDelivery(Model):
     status = fields.CharField(max_length=10, default=DeliveryStatus.PENDING.value)
     attempts = fields.SmallIntField(default=0)
     next_attempt_at = fields.DatetimeField(null=True)
-    # When the retry job (or the fan-out) last handed it to the broker; see schedules/webhooks.py.
+    # When the retry job (or the fan-out) last handed it to the broker; see schedules/platform/webhooks.py.
     enqueued_at = fields.DatetimeField(null=True)
     lease_until = fields.DatetimeField(null=True)
     # A manual retry of a finished delivery is one attempt: it ends succeeded or failed, no schedule.
@@ -192,8 +193,12 @@ class WebhookAttempt(Model):
         indexes = (("delivery_id", "number"),)
 
 
-def retry_delay(attempts_made: int) -> int | None:
-    """Seconds until the next attempt after ``attempts_made`` failed attempts; None: no more."""
-    if 1 <= attempts_made <= len(RETRY_SCHEDULE):
-        return RETRY_SCHEDULE[attempts_made - 1]
-    return None
+# After the 7th attempt (the 6th retry) fails, the delivery is ``failed``.
+RETRIES = Retries.fixed(RETRY_SCHEDULE)
+# The table as an instance of the one lease pipeline (models/lease.py): a delivery stays ``pending``
+# while a worker holds its lease; the outcome counts the attempt; the sweep leaves the deliveries of
+# an endpoint whose breaker is open alone.
+LEASED = Leased(
+    table="webhook_deliveries", waiting="status = 'pending'", take=", updated_at = {now}",
+    sweepable="NOT EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = webhook_deliveries.endpoint_id "
+              "AND e.breaker_open_until > {now})")

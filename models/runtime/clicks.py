@@ -1,7 +1,7 @@
 """Click and A/B counts the public routes take and the flush sums to the pages system.
 
 The HTTP side adds to one Redis hash (``HINCRBY``, one field per destination); the flush
-(tasks/runtime_clicks.py, run by ``herald consume`` every few seconds) moves the hash aside, posts the
+(tasks/streams/clicks.py, run by ``herald consume`` every few seconds) moves the hash aside, posts the
 sums to pages at most 20 destinations per call, and deletes each field only after pages took it; a
 failed call leaves its fields to be merged back and sent again by the next flush (never lost).
 

@@ -2,7 +2,7 @@
 
 One row per accepted submission (``source`` ``form``: a page's form, the cross-origin form route or
 ``POST /v1/forms/{id}/submissions``; ``lead``: ``POST /v1/leads``). What a person typed is personal
-data: it is sealed at rest (herald/sealing.py, system ``runtime``, purpose ``lead-data``) in ``data``;
+data: it is sealed at rest (kit/sealing.py, system ``runtime``, purpose ``lead-data``) in ``data``;
 the columns in the clear are what the runtime counts by (account, form, page, A/B variant, time).
 The row and its outbox job (``runtime_leads.forward``) are written in one transaction; the actor
 posts it to the CRM (idempotent there on ``public_id``) and records the contact it became.
@@ -15,8 +15,8 @@ from typing import Any
 from tortoise import fields
 from tortoise.models import Model
 
-from herald.sealing import Sealer
-from models.platform.ids import public_id
+from kit.sealing import Sealer
+from kit.ids import public_id
 
 SEALER = Sealer("runtime")
 PURPOSE = "lead-data"
@@ -43,6 +43,9 @@ class Submission(Model):
     contact_id = fields.CharField(max_length=64, null=True)
     attempts = fields.IntField(default=0)
     last_error = fields.CharField(max_length=200, null=True)
+    # Set when the CRM's retention erased what the person typed (app/runtime/retention/): ``data``
+    # then holds no e-mail, phone, name, external id or attribute.
+    anonymized_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "form_submissions"
@@ -55,3 +58,7 @@ class Submission(Model):
 
 def seal(values: dict[str, Any]) -> str:
     return SEALER.seal_json(PURPOSE, values)
+
+
+def unseal(data: str) -> dict[str, Any]:
+    return SEALER.unseal_json(PURPOSE, data)

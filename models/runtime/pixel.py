@@ -1,7 +1,7 @@
 """Pixels: an account's tracking script for one site, and the signed credential it carries.
 
 The credential is what ``/collect`` and ``/replay`` check without touching the database: a compact
-HMAC-SHA256 token under a key derived from SECRET_KEY (herald/sealing.py, system ``runtime``, purpose
+HMAC-SHA256 token under a key derived from SECRET_KEY (kit/sealing.py, system ``runtime``, purpose
 ``pixel-credential``) over ``{pixel, tenant, site, key version}``. It names the site, so an event is
 accepted only from that host or its subdomains. Rotating bumps the key version; the runtime keeps the
 current version of each pixel in Redis (:data:`models.runtime.stream.PIXEL_VERSIONS`) so the edge
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from tortoise import fields
 from tortoise.models import Model
 
-from herald.sealing import Sealer, b64url, unb64url
-from models.platform.ids import public_id
+from kit.sealing import Sealer, b64url, unb64url
+from kit.ids import public_id
 
 SEALER = Sealer("runtime")
 PURPOSE = "pixel-credential"
@@ -82,8 +82,8 @@ def credential_of(pixel: Pixel) -> str:
 
 def open_credential(token: str | None) -> Credential | None:
     """The credential's claims, or ``None`` for anything not signed by us (constant-time compare)."""
-    if not token or len(token) > 1024:
-        return None
+    if not token or len(token) > 1024 or not token.isascii():
+        return None  # ours is base64url: anything else is not (and compare_digest refuses non-ASCII text)
     return _opened(token)
 
 

@@ -10,8 +10,8 @@ from datetime import datetime, timedelta, timezone
 
 from models.crm import Contact, CrmAlert, CrmDelivery, CrmDestination, OutboxEntry
 from models.crm.alert import metric_value
-from schedules.crm_alerts import enqueue_due
-from tasks.crm_alerts import evaluate_alert
+from schedules.crm.alerts import enqueue_due
+from tasks.crm.alerts import evaluate_alert
 from tortoise import connections
 
 

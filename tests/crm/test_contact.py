@@ -7,7 +7,7 @@ import secrets
 
 import pytest
 
-from herald.sealing import SealError
+from kit.sealing import SealError
 from models.crm import Contact
 from models.crm.contact import blind_index, unseal
 

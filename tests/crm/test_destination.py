@@ -1,5 +1,5 @@
 """Destinations (issue 17, item 9): CRUD over HTTP, CRM events written as deliveries in the same
-transaction as the change, and the drain (tasks/crm_deliveries.py) sending them signed to a local
+transaction as the change, and the drain (tasks/crm/deliveries.py) sending them signed to a local
 receiver over real HTTP: retries with backoff, the per-destination breaker, SSRF refusal, and a
 test delivery through the same drain."""
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
-from herald.webhooks import verify
+from kit.webhooks import verify
 from models.crm import CrmDelivery, CrmDestination
-from models.crm.delivery import BREAKER_THRESHOLD
-from tasks.crm_deliveries import deliver
+from models.crm.delivery import BREAKER_THRESHOLD, MAX_ATTEMPTS
+from tasks.crm.deliveries import deliver
 from tests.fixtures.webhooks import receiver  # noqa: F401
 
 
@@ -140,6 +140,34 @@ async def test_failures_retry_with_backoff_then_the_breaker_holds_the_destinatio
     assert target.consecutive_failures == 0 and target.breaker_open_until is None
     listed = (await crm.get(f"/v1/destinos/{made['destino']['id']}", headers=owner.headers)).json()["destino"]
     assert listed["falhas_seguidas"] == 0 and listed["ultimo_sucesso_em"]
+
+
+async def test_a_failing_destination_follows_its_schedule_then_the_delivery_fails(crm, act, receiver):  # noqa: F811
+    """CRM deliveries as an instance of the lease pipeline: 1 min, doubling (10 % jitter), at most
+    6 h between attempts; the 8th failure is final."""
+    owner = await act("admin")
+    made = await make_destination(crm, owner, receiver.url)
+    receiver.respond(500)
+    await new_contact(crm, owner)
+    row = await CrmDelivery.get(destination__public_id=made["destino"]["id"])
+    target = await CrmDestination.get(public_id=made["destino"]["id"])
+    waits, moment = [], None
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        assert await deliver(row.id, now=moment) == "http_error"
+        await row.refresh_from_db()
+        assert row.attempts == attempt
+        if row.next_attempt_at is not None:
+            waits.append((row.next_attempt_at - row.last_attempt_at).total_seconds())
+            await target.refresh_from_db()
+            # Due, and past the breaker's cool-down (it opened after BREAKER_THRESHOLD failures).
+            moment = max(row.next_attempt_at, (target.breaker_open_until or row.next_attempt_at)
+                         + timedelta(seconds=1))
+    assert row.status == "failed" and row.next_attempt_at is None
+    expected = [min(60 * 2 ** n, 6 * 3600) for n in range(MAX_ATTEMPTS - 1)]
+    assert len(waits) == len(expected)
+    assert all(low <= wait <= low * 1.1 + 0.001 for wait, low in zip(waits, expected)), waits
+    assert await deliver(row.id, now=row.last_attempt_at + timedelta(days=2)) == "skipped"
+    assert len(receiver.requests) == MAX_ATTEMPTS
 
 
 async def test_testar_queues_a_pending_delivery_through_the_drain(crm, act, receiver):  # noqa: F811

@@ -8,7 +8,7 @@ import secrets
 
 import pytest
 
-from herald.webhooks import verify
+from kit.webhooks import verify
 from tests.fixtures.harness import Process
 from tests.fixtures.webhooks import receiver  # noqa: F401
 

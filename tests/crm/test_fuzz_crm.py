@@ -3,9 +3,13 @@ account (/v1), and the service credential (/internal/v1). No 5xx, every answer a
 
 from __future__ import annotations
 
+import pytest
+
 from app.http.tenant_access import TENANT_HEADER
 from tests.fixtures.identity import service_headers
 from tests.http.test_fuzz import fuzz
+
+pytestmark = pytest.mark.slow  # fuzzing: Schemathesis as a subprocess against running systems
 
 INTERNAL = "^/internal/"
 

@@ -9,9 +9,9 @@ import dataclasses
 import hashlib
 import secrets
 
-from herald.settings import get_settings
+from kit.settings import get_settings
 from models.crm import ConversionIntegration, CrmDelivery
-from tasks.crm_deliveries import deliver
+from tasks.crm.deliveries import deliver
 from tests.fixtures.ad_platforms import ga4_collect, meta_graph  # noqa: F401
 
 BASE = "/v1/integracoes-de-conversao"

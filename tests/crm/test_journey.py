@@ -8,7 +8,7 @@ import secrets
 from datetime import datetime, timezone
 
 from models.crm import Enrollment, OutboxEntry
-from tasks.crm_journeys import idempotency_key, quiet_until
+from tasks.crm.journeys import idempotency_key, quiet_until
 
 
 def welcome(list_id: str | None = None, **extra):
@@ -166,7 +166,7 @@ def test_quiet_hours_hold_a_send_until_the_window_ends():
 async def test_the_schedules_enroll_segment_entries_wake_due_waits_and_recover_lost_jobs(crm, act):
     from datetime import timedelta
 
-    from schedules.crm_journeys import enroll_segments, recover_stale, wake_due
+    from schedules.crm.journeys import enroll_segments, recover_stale, wake_due
 
     owner = await act("admin")
     tag = secrets.token_hex(3)

@@ -8,8 +8,8 @@ import secrets
 from datetime import datetime, timezone
 
 from models.crm import Contact, OptOut, OutboxEntry, RetentionPolicy
-from schedules import crm_retention as schedule
-from tasks import crm_retention as actor
+from schedules.crm import retention as schedule
+from tasks.crm import retention as actor
 
 
 async def test_get_and_put_the_policy(crm, act):

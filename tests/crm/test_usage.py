@@ -8,7 +8,7 @@ import secrets
 from datetime import datetime, timezone
 
 from app.platform.tenant.service import create_tenant
-from models.platform.ids import public_id
+from kit.ids import public_id
 from models.platform.usage import increment, period_of
 from tests.fixtures.identity import service_headers
 from tortoise import connections

@@ -1,4 +1,4 @@
-"""The registry of actors (herald/actors.py) is the only place job names are spelled."""
+"""The registry of actors (kit/actors.py) is the only place job names are spelled."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from herald.actors import Actor, Queue, systems_with_outbox
+from kit.actors import Actor, Queue, systems_with_outbox
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +32,7 @@ def test_each_system_with_jobs_has_an_outbox_table():
 def test_outbox_rows_are_written_only_through_models_outbox():
     """No hand-written INSERT INTO outbox, and no actor name as a string literal, outside the
     registry and models/outbox.py (bench/floor.py measures a raw floor on purpose)."""
-    allowed = {Path("models/outbox.py"), Path("herald/actors.py"), Path("bench/floor.py")}
+    allowed = {Path("models/outbox.py"), Path("kit/actors.py"), Path("bench/floor.py")}
     names = [re.escape(ref.name) for ref in Actor.all()]
     literal = re.compile(r"""["'](%s)["']""" % "|".join(names))
     offenders = []
@@ -48,7 +48,7 @@ def test_outbox_rows_are_written_only_through_models_outbox():
 
 
 def test_the_registry_and_models_import_no_broker_and_no_sanic():
-    code = ("import sys, herald.actors, models.outbox, models.platform, models.identity; "
+    code = ("import sys, kit.actors, models.outbox, models.platform, models.identity; "
             "assert 'dramatiq' not in sys.modules and 'sanic' not in sys.modules, "
             "[m for m in ('dramatiq', 'sanic') if m in sys.modules]")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from herald.settings import ConfigError, load_settings, settings_variables
+from kit.settings import ConfigError, load_settings, settings_variables
 from tests.fixtures.harness import ROOT
 
 GOOD = {"DATABASE_URL": "postgres://u:p@db.example:5432/x", "REDIS_URL": "redis://r:6379/0",
@@ -24,9 +24,38 @@ def test_a_per_system_url_overrides_the_shared_server():
     assert settings.database_url_for("pages").endswith("/herald_pages")
 
 
+def test_the_streams_redis_is_redis_url_unless_streams_redis_url_names_one():
+    assert load_settings(GOOD).streams_redis_url == "redis://r:6379/0"
+    moved = load_settings({**GOOD, "STREAMS_REDIS_URL": "redis://streams:6379/0"})
+    assert moved.streams_redis_url == moved.require_streams_redis_url() == "redis://streams:6379/0"
+    assert moved.redis_url == "redis://r:6379/0"
+    assert "STREAMS_REDIS_URL" in settings_variables({**GOOD, "STREAMS_REDIS_URL": "redis://streams:6379/0"})
+
+
+def test_a_pixels_byte_budget_is_32_mib_a_minute_unless_set():
+    assert load_settings(GOOD).runtime_collect_credential_mib == 32
+    assert load_settings({**GOOD, "RUNTIME_COLLECT_CREDENTIAL_MIB": "64"}).runtime_collect_credential_mib == 64
+
+
+def test_the_embedded_redis_has_a_ceiling_and_never_evicts(tmp_path, monkeypatch):
+    from herald.embedded import EmbeddedRedis
+    from herald.up import _embedded_maxmemory
+
+    argv = EmbeddedRedis(tmp_path, 1).command().argv
+    assert argv[argv.index("--maxmemory") + 1] == "256mb"
+    assert argv[argv.index("--maxmemory-policy") + 1] == "noeviction"
+    monkeypatch.setenv("EMBEDDED_REDIS_MAXMEMORY", "512MB")
+    assert _embedded_maxmemory() == "512mb"
+    monkeypatch.setenv("EMBEDDED_REDIS_MAXMEMORY", "lots")
+    with pytest.raises(ConfigError, match="^EMBEDDED_REDIS_MAXMEMORY"):
+        _embedded_maxmemory()
+
+
 @pytest.mark.parametrize("env, variable", [
     ({"DATABASE_URL": "mysql://x/y"}, "DATABASE_URL"),
     ({"REDIS_URL": "http://nope"}, "REDIS_URL"),
+    ({"STREAMS_REDIS_URL": "http://nope"}, "STREAMS_REDIS_URL"),
+    ({"RUNTIME_COLLECT_CREDENTIAL_MIB": "0"}, "RUNTIME_COLLECT_CREDENTIAL_MIB"),
     ({"SECRET_KEY": "short"}, "SECRET_KEY"),
     ({"PLATFORM_PORT": "eighty"}, "PLATFORM_PORT"),
     ({"PLATFORM_PORT": "70000"}, "PLATFORM_PORT"),
@@ -67,3 +96,13 @@ def test_relay_systems_name_systems_with_an_outbox():
     assert load_settings({**GOOD, "RELAY_SYSTEMS": "identity, platform"}).relay_systems == ("identity", "platform")
     with pytest.raises(ConfigError, match="RELAY_SYSTEMS"):
         load_settings({**GOOD, "RELAY_SYSTEMS": "platform,nosuch"})
+
+
+def test_bcrypt_cost_is_12_and_lower_only_in_tests():
+    assert load_settings(GOOD).password_hash_cost == 12
+    assert load_settings({**GOOD, "PASSWORD_HASH_COST": "14"}).password_hash_cost == 14
+    with pytest.raises(ConfigError, match="PASSWORD_HASH_COST"):
+        load_settings({**GOOD, "PASSWORD_HASH_COST": "4"})
+    with pytest.raises(ConfigError, match="PASSWORD_HASH_COST"):
+        load_settings({**GOOD, "HERALD_ENV": "production", "PASSWORD_HASH_COST": "11"})
+    assert load_settings({**GOOD, "HERALD_ENV": "test", "PASSWORD_HASH_COST": "4"}).password_hash_cost == 4

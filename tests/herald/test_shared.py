@@ -1,5 +1,5 @@
 """The pieces written once and called everywhere: ``iso()``, ``backoff()`` and the sealing of
-platform secrets (values sealed before herald/sealing.py existed still open)."""
+platform secrets (values sealed before kit/sealing.py existed still open)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from herald.backoff import backoff
-from herald.sealing import PLATFORM, SealError
-from herald.timestamps import iso
+from kit.backoff import backoff
+from kit.sealing import PLATFORM, SealError
+from kit.timestamps import iso
 from models.platform.domain import DKIM_KEY
 from models.platform.provider_config import PROVIDER_SECRETS
 from models.platform.webhook import WEBHOOK_SECRET

@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 
 from app.platform.tenant.service import create_tenant
-from herald.settings import load_settings
+from kit.settings import load_settings
 from herald.stack import STACK_FILE, remove_stack, write_stack
 from models.platform.domain import SenderDomain
 from models.platform.tenant import Tenant
 from tests.fixtures.provider_servers import DnsServer
+
+pytestmark = pytest.mark.slow  # the herald command as processes of its own, as a second terminal runs it
 
 HERALD = str(Path(sys.executable).with_name("herald"))
 NO_STACK = "herald: no running stack found under ./var (start one with `make up`, or set DATABASE_URL)"

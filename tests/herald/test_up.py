@@ -15,7 +15,7 @@ import httpx
 import psutil
 import pytest
 
-from herald.systems import SYSTEMS
+from kit.systems import SYSTEMS
 from tests.fixtures.harness import ROOT, free_port
 from tests.fixtures.provider_servers import DnsServer
 

@@ -199,3 +199,17 @@ async def test_another_accounts_cursor_is_400(platform):
     cursor = (await platform.get("/_test/page", params={"account": "acc_a"})).json()["NextCursor"]
     response = await platform.get("/_test/page", params={"cursor": cursor, "account": "acc_b"})
     assert response.status_code == 400
+
+
+def test_no_code_of_ours_parses_http_below_sanic():
+    """Every request goes through Sanic's own parser (issue 36): nothing subclasses its protocol,
+    receives raw bytes or swaps the protocol Sanic serves with."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    below_sanic = re.compile(r'HttpProtocol|def data_received\(|sanic\.server\.protocols|\["protocol"\]|'
+                             r'protocol=(?!pickle\.)|\.recv_buffer')
+    found = [f"{path.relative_to(root)}:{number}" for folder in ("app", "herald")
+             for path in (root / folder).rglob("*.py")
+             for number, line in enumerate(path.read_text().splitlines(), 1) if below_sanic.search(line)]
+    assert found == []

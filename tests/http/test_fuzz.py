@@ -25,6 +25,8 @@ import pytest
 from models.platform.scopes import SCOPES
 from tests.fixtures.identity import make_person, service_headers
 
+pytestmark = pytest.mark.slow  # fuzzing: Schemathesis as a subprocess against every running system
+
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,ignored_auth"
 SCALE = int(os.environ.get("HERALD_FUZZ_SCALE", "1"))  # `make fuzz` sets 20
@@ -61,7 +63,7 @@ def fuzz(url: str, *headers: str, seconds: int, exclude: tuple[str, ...] = (), i
     assert run.returncode == 0, run.stdout[-12000:] + run.stderr[-2000:]
 
 
-@pytest.mark.parametrize("system", ["crm", "pages", "runtime"])
+@pytest.mark.parametrize("system", ["crm", "pages", "runtime", "mail"])
 def test_without_credentials(servers, system):
     """Every route of these systems answers an anonymous or forged caller within its description.
     Their gates ask the identity server (sessions) and the platform (API keys), so both run; the

@@ -20,7 +20,7 @@ from app.http.identity import (DECISION_TTL_SECONDS, JWKS_MAX_AGE_SECONDS, JWKS_
                                JWKS_STALE_SECONDS, SESSION_COOKIE, Decisions, TokenVerifier, decisions,
                                token_verifier, validate_session)
 from app.http.services import ServiceClient, services
-from herald.settings import load_settings
+from kit.settings import load_settings
 from tests.fixtures.upstream import Reply, calling, surface
 from tests.fixtures.identity import PASSWORD, make_person, service_headers
 from tests.identity.test_oauth import REDIRECT, browser_login, make_oauth

@@ -211,7 +211,7 @@ async def test_one_client_per_system_made_lazily_and_closed(settings, identity_u
     registry = Services(settings)
     identity = registry.client("identity")
     assert registry.client("identity") is identity and registry.client("crm") is not identity
-    assert identity.base_url == settings.url_of("identity")
+    assert identity.base_url == settings.internal_url_of("identity")
     assert "SERVICE_TOKEN" not in repr(identity) and settings.service_token not in repr(identity)
     with pytest.raises(ValueError):
         registry.client("billing")

@@ -86,7 +86,7 @@ async def test_database_error_is_503_never_a_deny(start_server, services):
     import asyncpg
     import httpx
 
-    from herald.settings import replace_database
+    from kit.settings import replace_database
 
     name = f"herald_t{services.run_id}_identity_outage"
     url = replace_database(services.env["DATABASE_URL"], name)

@@ -81,11 +81,11 @@ async def test_a_verification_email_arrives_in_the_sink_through_the_platform(cli
 
     [record] = await until(lambda: asyncio.sleep(0, sink_records(services.sink_dir, email)), 40,
                            "the verification e-mail in the sink")
-    platform_url = services.env["PLATFORM_URL"]
+    console_url = services.env["CONSOLE_URL"]  # the e-mailed links open the console
     assert record["From"] == SENDER and record["Mode"] == "test"
     assert record["Subject"] == "Confirm your e-mail address"
-    link = next(word for word in record["Content"]["Text"].split() if word.startswith(platform_url))
-    assert link.startswith(f"{platform_url}/verify-email?token=hev_")
+    link = next(word for word in record["Content"]["Text"].split() if word.startswith(console_url))
+    assert link.startswith(f"{console_url}/verify-email?token=hev_")
 
     row = await until(lambda: _sent(email), 10, "the outbox row marked sent")
     assert row["message_id"] == record["MessageId"] and row["attempts"] == 1 and row["last_error"] is None
@@ -140,8 +140,8 @@ async def test_a_platform_outage_delays_the_email_and_it_is_sent_once(client, se
 
 
 async def test_without_the_key_rows_wait(client, services):
-    from herald.settings import load_settings
-    from schedules.identity_mail import enqueue_job
+    from kit.settings import load_settings
+    from schedules.identity.mail import enqueue_job
 
     email = unique_email("nokey")
     created = await client.post("/v1/users", json={"email": email, "password": PASSWORD})
@@ -159,9 +159,9 @@ async def test_without_the_key_rows_wait(client, services):
 
 
 async def test_two_claimers_hand_each_row_over_once():
-    from herald.actors import Actor
+    from kit.actors import Actor
     from models.identity.email import queue_email
-    from schedules.identity_mail import enqueue_due
+    from schedules.identity.mail import enqueue_due
 
     identity = connections.get("identity")
     async with in_transaction("identity") as conn:
@@ -179,6 +179,39 @@ async def test_two_claimers_hand_each_row_over_once():
     assert sorted(row["id"] for row in handed) == sorted(ids)
     # Handed over: the next run leaves them alone.
     assert await enqueue_due(only=ids) == 0
+
+
+async def test_an_outage_is_retried_on_the_backoff_for_as_long_as_it_lasts(services):
+    """Identity e-mail as an instance of the lease pipeline: 1 s, 2 s, 4 s ... at most 5 minutes
+    (10 % jitter) between tries, and never given up, however many tries an outage takes."""
+    import dramatiq
+
+    from kit.settings import load_settings
+    from models.identity.email import queue_email
+    from tasks.identity.mail import send
+
+    settings = load_settings({**services.env, "IDENTITY_MAIL_KEY": "hk_test_unused", "IDENTITY_MAIL_FROM":
+                              "auth@example.com", "PLATFORM_URL": f"http://127.0.0.1:{free_port()}"})
+    identity = connections.get("identity")
+    async with in_transaction("identity") as conn:
+        row = await queue_email(conn, "verify", unique_email("backoff"), "s", "t")
+    waits = {}
+    for attempts_before in (0, 1, 2, 3, 9, 40):
+        await identity.execute_query("UPDATE emails SET attempts = $2, next_attempt_at = NULL WHERE id = $1",
+                                     [row.id, attempts_before])
+        with pytest.raises(dramatiq.Retry):
+            await send(row.id, settings)
+        [after] = await identity.execute_query_dict(
+            "SELECT attempts, sent_at, lease_until, last_error, "
+            "extract(epoch FROM next_attempt_at - now()) AS wait FROM emails WHERE id = $1", [row.id])
+        assert after["attempts"] == attempts_before + 1 and after["sent_at"] is None and after["lease_until"] is None
+        assert after["last_error"].startswith("ConnectError")
+        waits[after["attempts"]] = float(after["wait"])
+    for attempt, wait in waits.items():
+        low = min(2 ** (attempt - 1), 300)
+        assert low - 1 <= wait <= low * 1.1 + 1, (attempt, wait)
+    # Not due before its wait is over: a duplicate job does nothing.
+    assert await send(row.id, settings) == "skipped"
 
 
 async def test_a_secret_in_the_subject_is_refused():

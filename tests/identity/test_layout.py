@@ -69,8 +69,8 @@ def _old_key(secret_key: str, purpose: str) -> bytes:
 
 
 def test_values_sealed_and_signed_before_stay_readable():
-    from herald.sealing import IDENTITY, b64url
-    from herald.settings import get_settings
+    from kit.sealing import IDENTITY, b64url
+    from kit.settings import get_settings
 
     secret_key = get_settings().require_secret_key()
     for purpose in ("totp-secret", "signing-key", "outbox"):

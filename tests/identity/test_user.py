@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import httpx
+
 from tests.fixtures.identity import PASSWORD, make_person, outbox_for, service_headers, unique_email
 
 
@@ -16,10 +18,13 @@ async def test_create_user_on_both_paths_and_never_return_the_hash(client):
         assert "$2b$" not in response.text and "password" not in response.text
 
 
-async def test_bcrypt_cost_is_at_least_12(client):
+async def test_bcrypt_cost_is_at_least_12(start_server):
+    """On a server with the product's default cost (the tests' other servers hash at cost 4)."""
     from models.identity import User
 
-    person = await make_person(client, "cost", login=False)
+    server = start_server("identity", PASSWORD_HASH_COST="")
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        person = await make_person(http, "cost", login=False)
     stored = await User.get(public_id=person.id)
     assert int(stored.password_hash.split("$")[2]) >= 12
 

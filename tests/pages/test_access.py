@@ -77,3 +77,21 @@ async def test_a_key_is_held_to_its_rate_ceiling(pages, platform, make_account):
     assert limited.json()["Error"]["Code"] == "Throttling" and limited.headers["Retry-After"]
     ok = next(answer for answer in answers if answer.status_code == 200)
     assert ok.headers["X-RateLimit-Limit"] == "10"
+
+
+async def test_a_cookie_write_needs_the_dashboard_origin(pages, member, services):
+    """The session cookie rides along on any site's form post: a write with it and no Bearer must
+    come from the dashboard's origin (the platform's, or DASHBOARD_ORIGINS), as on the CRM; reads need none."""
+    editor = await member("editor")
+    cookie = {"Cookie": f"herald_session={editor.token}", TENANT_HEADER: editor.tenant_id}
+    assert (await pages.get("/v1/paginas", headers=cookie)).status_code == 200
+    body = {"Title": "Forged", "Slug": "forged"}
+    for origin in ({"Origin": "https://evil.example"}, {"Referer": "https://evil.example/page"}, {}):
+        refused = await pages.post("/v1/paginas", headers={**cookie, **origin}, json=body)
+        assert refused.status_code == 403, (origin, refused.text)
+        assert refused.json()["Error"]["Code"] == "PermissionDenied"
+    assert (await pages.get("/v1/paginas", headers=cookie)).json()["Paginas"] == []
+    same = await pages.post("/v1/paginas", headers={**cookie, "Origin": services.env["PLATFORM_URL"]}, json=body)
+    assert same.status_code == 201, same.text
+    bearer = await pages.post("/v1/paginas", headers=editor.headers, json={**body, "Slug": "bearer"})
+    assert bearer.status_code == 201  # a Bearer header is no ambient credential: no Origin needed

@@ -1,6 +1,6 @@
 """Calls made on pages with a platform API key count in the account's usage (the platform's
 ``GET /v1/account/usage`` ``ApiCalls``): summed in the pages process, flushed every few seconds
-and once more when the server stops (app/pages/api_calls.py)."""
+and once more when the server stops (app/pages/gate/api_calls.py)."""
 
 from __future__ import annotations
 

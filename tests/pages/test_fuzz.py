@@ -4,8 +4,12 @@ on /internal. No 5xx but the documented 503s, every answer as described."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.http.test_fuzz import fuzz
 from tests.pages.conftest import ALL_SCOPES
+
+pytestmark = pytest.mark.slow  # fuzzing: Schemathesis as a subprocess against running systems
 
 # Generation (503 without a provider, declared) and the TLS ask are excluded from the keyed run: the
 # first answers its documented 503 whatever the body, which the fuzzer's own check would not tell apart.

@@ -8,12 +8,12 @@ import secrets
 
 from tortoise import connections
 
-from herald.actors import Actor
+from kit.actors import Actor
 from models.pages import CustomDomain, Experiment
-from schedules.pages_domains import enqueue_due_checks
-from schedules.pages_experiments import enqueue_due
-from tasks.pages_domains import verify
-from tasks.pages_experiments import evaluate
+from schedules.pages.domains import enqueue_due_checks
+from schedules.pages.experiments import enqueue_due
+from tasks.pages.domains import verify
+from tasks.pages.experiments import evaluate
 from tests.pages.conftest import new_page
 
 

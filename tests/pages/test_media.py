@@ -4,6 +4,8 @@ from a URL through the egress policy."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import zlib
 import struct
@@ -34,6 +36,10 @@ def files():
     yield server
     server.close()
 
+
+# A GIF header of a 16 x 16 screen followed by junk. The screen's size is fixed: random bytes there
+# made a picture of up to 65535 x 65535, refused for its size before it could fail to decode.
+JUNK_GIF = b"GIF89a" + (16).to_bytes(2, "little") * 2 + bytes(range(7, 256)) * 8
 
 async def test_an_image_is_uploaded_once_and_served_publicly_by_id(pages, account, make_account):
     image = png(1)
@@ -98,3 +104,38 @@ async def test_an_image_is_imported_from_a_url_through_the_egress_policy(pages, 
         answer = await pages.post("/v1/midias/importar", headers=account.headers, json={"Url": unsafe})
         assert answer.status_code == 422, (unsafe, answer.text)
         assert "Url" in answer.json()["Error"]["Details"]
+
+
+def encoded(kind: str, size: tuple[int, int] = (8, 8), mode: str = "RGB") -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new(mode, size, 0).save(out, kind)
+    return out.getvalue()
+
+
+async def test_only_files_that_decode_as_the_type_they_claim_are_kept(pages, account, files):
+    for kind, content_type in (("GIF", "image/gif"), ("JPEG", "image/jpeg"), ("WEBP", "image/webp")):
+        good = encoded(kind)
+        made = await pages.post("/v1/midias", headers=account.headers, files={"arquivo": ("x", good, content_type)})
+        assert made.status_code == 201 and made.json()["Midia"]["ContentType"] == content_type, made.text
+
+    jpeg = encoded("JPEG", (64, 64))
+    bomb = encoded("PNG", (8000, 8000), mode="1")  # 64 megapixels in a few kilobytes
+    for name, data, reason in (("junk.gif", JUNK_GIF, "does not decode as a GIF image"),
+                               ("cut.jpg", jpeg[: len(jpeg) // 2], "does not decode as a JPEG image"),
+                               ("cut.png", png(9)[:-20], "does not decode as a PNG image"),
+                               ("bomb.png", bomb, "larger than 50000000 pixels")):
+        refused = await pages.post("/v1/midias", headers=account.headers, files={"arquivo": (name, data, "image/gif")})
+        assert refused.status_code == 422, (name, refused.text)
+        error = refused.json()["Error"]
+        assert error["Code"] == "ValidationError" and reason in error["Details"]["arquivo"], (name, error)
+        assert not (media_dir() / hashlib.sha256(data).hexdigest()).exists()  # nothing kept
+    listed = (await pages.get("/v1/midias", headers=account.headers)).json()["Midias"]
+    assert len(listed) == 3
+
+    files.routes["/junk.gif"] = (200, "image/gif", b"GIF89a" + b"\x00junk" * 100, {})
+    imported = await pages.post("/v1/midias/importar", headers=account.headers, json={"Url": f"{files.url}/junk.gif"})
+    assert imported.status_code == 422, imported.text
+    assert "does not decode as a GIF image" in imported.json()["Error"]["Details"]["Url"]
+    assert len((await pages.get("/v1/midias", headers=account.headers)).json()["Midias"]) == 3

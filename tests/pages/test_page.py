@@ -22,7 +22,7 @@ async def test_blocks_slug_and_title_are_validated(pages, account):
     base = {"Title": "T", "Slug": "ok"}
     for body, field in [({**base, "Slug": "Not A Slug"}, "Slug"), ({**base, "Title": "   "}, "Title"),
                         ({**base, "Blocks": [{"Type": "marquee"}]}, "Blocks.0"),
-                        ({**base, "Blocks": [{"Type": "image"}]}, "Blocks.0.image"),
+                        ({**base, "Blocks": [{"Type": "image"}]}, "Blocks.0.image.MediaId"),
                         ({**base, "Blocks": [{"Type": "embed", "Url": "http://insecure.example"}]},
                          "Blocks.0.embed.Url"),
                         ({**base, "Colour": "red"}, "Colour")]:

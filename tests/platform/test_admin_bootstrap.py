@@ -7,11 +7,14 @@ import subprocess
 import sys
 
 import httpx
+import pytest
 
 from tests.fixtures.harness import ROOT
 from tests.fixtures.stack import Stack
 
-FIRST_OPERATOR = ("import asyncio\nfrom herald.bootstrap import first_operator\nfrom herald.settings import "
+pytestmark = pytest.mark.slow  # an isolated platform and each command as a process of its own
+
+FIRST_OPERATOR = ("import asyncio\nfrom herald.bootstrap import first_operator\nfrom kit.settings import "
                   "load_settings\nfor line in asyncio.run(first_operator(load_settings())): print(line)\n")
 
 

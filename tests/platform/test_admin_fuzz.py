@@ -11,10 +11,14 @@ from __future__ import annotations
 import subprocess
 import tempfile
 
+import pytest
+
 from models.platform.platform_alert import PlatformAlertRule
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.dashboard import signed_in_staff
 from tests.http.test_fuzz import ASSETS, EXAMPLES, SCALE, SCHEMATHESIS
+
+pytestmark = pytest.mark.slow  # fuzzing: Schemathesis as a subprocess against running systems
 
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
 # Blocking a fuzzed domain (example.com...) would refuse the sends of the tests that follow.

@@ -162,7 +162,7 @@ async def test_a_blocked_domain_refuses_sends_at_once_and_suggestions_are_decide
 
 
 async def test_the_scheduler_suggests_from_bounces_across_accounts(make_account):
-    from schedules.blocklist import suggest_blocks
+    from schedules.platform.blocklist import suggest_blocks
     from models.platform.blocklist import BlockSuggestion
     from models.platform.tenant import Tenant
 

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from tortoise import connections
 
 from models.platform.platform_alert import PlatformAlertRule
-from schedules.platform_alerts import evaluate_rules
+from schedules.platform.alerts import evaluate_rules
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.dashboard import signed_in_member, signed_in_staff
 

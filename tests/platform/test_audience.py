@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import new_account, signed_in_member
+from tests.fixtures.dashboard import join, new_account, signed_in_member
 from tests.fixtures.harness import free_port
 
 
@@ -219,9 +219,7 @@ async def test_another_accounts_list_and_contacts(desk, identity):
 async def test_reads_need_membership_and_writes_an_admin(desk, identity):
     owner, account, headers = await owner_and_account(desk, identity, "audroles")
     colleague = await signed_in_member(identity, desk, "audcolleague")
-    added = await desk.post(f"/api/tenants/{account['Id']}/members", json={"UserId": colleague.id, "Role": "member"},
-                            headers=owner.auth)
-    assert added.status_code == 201, added.text
+    await join(desk, owner, account["Id"], colleague)
     as_member = {**colleague.auth, "X-Service-Tenant": account["Id"]}
     assert (await desk.post("/api/lists", headers=headers, json={"Name": "Team"})).status_code == 201
     assert (await desk.get("/api/lists", headers=as_member)).status_code == 200

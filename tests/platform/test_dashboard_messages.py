@@ -8,7 +8,7 @@ import asyncio
 import time
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import new_account, signed_in_member
+from tests.fixtures.dashboard import join, new_account, signed_in_member
 from tests.fixtures.harness import post_declaring
 from tests.fixtures.platform import verify_domain
 
@@ -200,8 +200,7 @@ async def test_listing_pages_filters_and_stays_in_the_account(dashboard, identit
 async def test_a_member_reads_but_does_not_send(dashboard, identity):
     owner, account, headers = await owner_and_account(dashboard, identity, "compmember")
     colleague = await signed_in_member(identity, dashboard, "compcolleague")
-    await dashboard.post(f"/api/tenants/{account['Id']}/members", json={"UserId": colleague.id, "Role": "member"},
-                         headers=owner.auth)
+    await join(dashboard, owner, account["Id"], colleague)
     theirs = {**colleague.auth, "X-Service-Tenant": account["Id"]}
     assert (await dashboard.get("/api/messages", headers=theirs)).status_code == 200
     refused = await dashboard.post("/api/messages/send", headers=theirs,

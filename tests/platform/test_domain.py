@@ -10,12 +10,13 @@ import sys
 from datetime import datetime, timedelta, timezone
 
 from app.platform.domain.service import add_sender_domain
-from herald.dns import check_domain
+from kit.dns import lookup_with
+from models.platform.domain import check_domain
 from models.platform.domain import DomainCheck, SenderDomain, dns_records
 from models.platform.message import Message
 from models.platform.outbox import OutboxEntry
 from models.platform.tenant import Tenant
-from tasks.delivery import deliver
+from tasks.platform.delivery import deliver
 from tests.fixtures.harness import ROOT
 
 
@@ -75,7 +76,7 @@ async def test_a_dkim_record_with_another_key_does_not_verify(make_account, dns_
     spf, dkim = dns_records(domain, settings.mail_domain)[:2]
     dns_server.publish(spf["Name"], "TXT", spf["Value"])
     dns_server.publish(dkim["Name"], "TXT", f"v=DKIM1; k=rsa; p={other.dkim_public_key}")
-    check = await check_domain(domain, nameservers=(dns_server.address,), mail_domain=settings.mail_domain)
+    check = await check_domain(domain, lookup=lookup_with((dns_server.address,)), mail_domain=settings.mail_domain)
     assert check.outcome == "failed"
     assert [r for r in check.detail["Records"] if r["Purpose"] == "dkim"][0]["Reason"] == \
         "published with another value"
@@ -101,14 +102,14 @@ async def test_a_domain_that_loses_verification_fails_its_queued_messages(make_a
     domain = await add_sender_domain(tenant.id, f"lose{secrets.token_hex(3)}.example")
     records = dns_records(domain, settings.mail_domain)
     publish(dns_server, records)
-    assert (await check_domain(domain, nameservers=(dns_server.address,),
+    assert (await check_domain(domain, lookup=lookup_with((dns_server.address,)),
                                mail_domain=settings.mail_domain)).outcome == "verified"
     # A queued message from the domain (no outbox row of its own: only the re-check hands it on).
     message = await Message.create(tenant=tenant, channel="email", mode="live", recipient="x@example.com",
                                    recipient_role="to", sender=f"News <news@{domain.name}>", subject="s",
                                    content={"Text": "t"})
     dns_server.remove(records[1]["Name"], "TXT")  # the DKIM record is withdrawn
-    check = await check_domain(domain, nameservers=(dns_server.address,), mail_domain=settings.mail_domain)
+    check = await check_domain(domain, lookup=lookup_with((dns_server.address,)), mail_domain=settings.mail_domain)
     assert check.outcome == "failed" and check.detail["LostVerification"] is True
     assert check.detail["QueuedMessagesRechecked"] == 1
     assert await OutboxEntry.filter(actor="email.deliver", args=[message.id]).exists()
@@ -126,12 +127,12 @@ async def test_unreachable_dns_keeps_the_domain_then_answers_503_past_its_validi
     tenant = await Tenant.get(public_id=account.tenant_id)
     domain = await add_sender_domain(tenant.id, f"flaky{secrets.token_hex(3)}.example")
     publish(dns_server, dns_records(domain, settings.mail_domain))
-    await check_domain(domain, nameservers=(dns_server.address,), mail_domain=settings.mail_domain)
+    await check_domain(domain, lookup=lookup_with((dns_server.address,)), mail_domain=settings.mail_domain)
     body = {"Source": f"a@{domain.name}", "Destination": {"ToAddresses": ["a@example.com"]},
             "Message": {"Subject": {"Data": "s"}, "Body": {"Text": {"Data": "t"}}}}
     dns_server.failing = True
     try:
-        check = await check_domain(domain, nameservers=(dns_server.address,), mail_domain=settings.mail_domain)
+        check = await check_domain(domain, lookup=lookup_with((dns_server.address,)), mail_domain=settings.mail_domain)
     finally:
         dns_server.failing = False
     assert check.outcome == "unreachable"
@@ -152,18 +153,18 @@ async def test_unreachable_dns_keeps_the_domain_then_answers_503_past_its_validi
     senders = (await platform.get("/v1/senders", headers=account.headers)).json()["Domains"]
     assert senders[0]["Verified"] is True and senders[0]["UsableFor"] == []
     # DNS answers again: confirmed, sending resumes.
-    await check_domain(domain, nameservers=(dns_server.address,), mail_domain=settings.mail_domain)
+    await check_domain(domain, lookup=lookup_with((dns_server.address,)), mail_domain=settings.mail_domain)
     assert (await platform.post("/v1/emails/send", headers=account.headers, json=body)).status_code == 202
 
 
 async def test_the_recheck_job_enqueues_due_domains_once(make_account, dns_server, settings):
-    from schedules.dns import enqueue_due_checks
+    from schedules.platform.domains import enqueue_due_checks
 
     account = await make_account(scopes=("email:send",))
     tenant = await Tenant.get(public_id=account.tenant_id)
     domain = await add_sender_domain(tenant.id, f"due{secrets.token_hex(3)}.example")
     publish(dns_server, dns_records(domain, settings.mail_domain))
-    await check_domain(domain, nameservers=(dns_server.address,), mail_domain=settings.mail_domain)
+    await check_domain(domain, lookup=lookup_with((dns_server.address,)), mail_domain=settings.mail_domain)
     await DomainCheck.filter(domain_id=domain.id).update(created_at=datetime.now(timezone.utc) - timedelta(hours=7))
     await enqueue_due_checks()
     await enqueue_due_checks()

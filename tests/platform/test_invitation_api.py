@@ -4,30 +4,10 @@ when" walk from sign-up to a key in a sub-account."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
-from pathlib import Path
-
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import Member, new_account, new_child, outbox_for, sign_in, signed_in_member
+from tests.fixtures.dashboard import (Member, invitation_token, new_account, new_child, outbox_for, sign_in,
+                                     signed_in_member)
 from tests.fixtures.identity import PASSWORD, unique_email
-
-
-async def invitation_token(address: str) -> str:
-    """The link's token, read from the invitation e-mail queued to ``address``; once a worker has
-    delivered it, the Herald tenant's copy is purged (models/platform/message.py), so from the sink."""
-    from models.platform import Message
-
-    message = await Message.filter(recipient=address.casefold(), channel="email").order_by("-id").first()
-    assert message is not None, f"no invitation e-mail to {address}"
-    assert "inv_" not in (message.subject or "")  # the token is never in the subject
-    text = message.content.get("Text")
-    if text is None:
-        sink = Path(os.environ["HERALD_VAR_DIR"]) / "sink" / "email"
-        [text] = [record["Content"]["Text"] for record in map(json.loads, map(Path.read_text, sink.glob("*.json")))
-                  if record["MessageId"] == message.public_id]
-    return re.search(r"token=(inv_[A-Za-z0-9_-]+)", text).group(1)
 
 
 async def verified_member(identity, dashboard, tag: str) -> Member:
@@ -175,3 +155,40 @@ async def test_done_when_sign_up_child_invite_accept_key_and_no_reach(dashboard,
         for path in (f"/api/tenants/{elsewhere['Id']}/members", f"/api/tenants/{elsewhere['Id']}/api-keys"):
             answer = await dashboard.get(path, headers=member.auth)
             assert answer.status_code == 404, (path, answer.text)
+
+
+async def test_invitation_emails_are_capped_per_inviter_and_day(dashboard, identity):
+    """At most 50 invitation e-mails a day per inviter, through either route that sends one:
+    the 51st is 429 Throttling with Retry-After in the platform's envelope, and nothing is written."""
+    from models.platform import Invitation, Message
+    from models.platform.tenant import Tenant
+
+    owner = await signed_in_member(identity, dashboard, "mailcap")
+    account = await new_account(dashboard, owner, "Mail cap")
+    base = f"/api/tenants/{account['Id']}/invitations"
+    for number in range(50):
+        made = await dashboard.post(base, json={"Email": unique_email(f"cap{number}")}, headers=owner.auth)
+        assert made.status_code == 201, (number, made.text)
+
+    refused_address = unique_email("cap-over")
+    refused = await dashboard.post(base, json={"Email": refused_address}, headers=owner.auth)
+    assert refused.status_code == 429, refused.text
+    error = refused.json()["Error"]
+    assert error["Code"] == "Throttling" and error["Type"] == "Sender" and refused.json()["RequestId"]
+    assert 1 <= int(refused.headers["retry-after"]) <= 86400
+    assert refused.headers["x-ratelimit-limit"] == "50" and refused.headers["x-ratelimit-remaining"] == "0"
+    person = await signed_in_member(identity, dashboard, "cap-linked")
+    linked = await dashboard.post(f"/api/tenants/{account['Id']}/members", json={"UserId": person.id},
+                                  headers=owner.auth)
+    assert linked.status_code == 429 and linked.json()["Error"]["Code"] == "Throttling", linked.text
+
+    tenant = await Tenant.get(public_id=account["Id"])
+    assert await Invitation.filter(tenant_id=tenant.id).count() == 50
+    assert not await Invitation.filter(email__in=[refused_address, person.person.email.casefold()]).exists()
+    assert not await Message.filter(recipient=refused_address).exists()
+
+    other = await signed_in_member(identity, dashboard, "mailcap2")  # the cap is the inviter's, not everyone's
+    elsewhere = await new_account(dashboard, other, "Mail cap 2")
+    fine = await dashboard.post(f"/api/tenants/{elsewhere['Id']}/invitations", json={"Email": refused_address},
+                                headers=other.auth)
+    assert fine.status_code == 201, fine.text

@@ -1,10 +1,11 @@
-"""Members and API keys of an account over HTTP: roles, inheritance down the tree, the last owner,
-the key rules of the CLI, the per-account cap."""
+"""Members and API keys of an account over HTTP: nobody linked without their consent (an
+invitation instead), roles, inheritance down the tree, the last owner, the key rules of the CLI,
+the per-account cap."""
 
 from __future__ import annotations
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import new_account, new_child, signed_in_member
+from tests.fixtures.dashboard import invitation_token, new_account, new_child, signed_in_member
 from tests.fixtures.identity import service_headers
 
 
@@ -14,12 +15,18 @@ async def test_members_roles_and_inheritance(dashboard, identity):
     root = await new_account(dashboard, owner, "Members Root")
     child = await new_child(dashboard, owner, root["Id"], "Members Child")
 
-    added = await dashboard.post(f"/api/tenants/{root['Id']}/members", json={"UserId": colleague.id, "Role": "member"},
-                                 headers=owner.auth)
-    assert added.status_code == 201 and added.json()["Member"]["Role"] == "member", added.text
+    invited = await dashboard.post(f"/api/tenants/{root['Id']}/members",
+                                   json={"UserId": colleague.id, "Role": "member"}, headers=owner.auth)
+    assert invited.status_code == 202 and invited.json()["Invitation"]["Role"] == "member", invited.text
     again = await dashboard.post(f"/api/tenants/{root['Id']}/members", json={"UserId": colleague.id, "Role": "member"},
                                  headers=owner.auth)
-    assert again.status_code == 200
+    assert again.status_code == 409  # one pending invitation per address
+    accepted = await dashboard.post("/api/invitations/accept", json={"Token": await invitation_token(
+        colleague.person.email)}, headers=colleague.auth)
+    assert accepted.status_code == 200, accepted.text
+    same = await dashboard.post(f"/api/tenants/{root['Id']}/members", json={"UserId": colleague.id, "Role": "member"},
+                                headers=owner.auth)
+    assert same.status_code == 200 and same.json()["Member"]["Role"] == "member"  # a member already: the role
     unknown = await dashboard.post(f"/api/tenants/{root['Id']}/members",
                                    json={"UserId": "usr_" + "0" * 24, "Role": "member"}, headers=owner.auth)
     assert unknown.status_code == 404, unknown.text
@@ -64,6 +71,56 @@ async def test_members_roles_and_inheritance(dashboard, identity):
         decision = await identity.post("/v1/authz/decide", headers=service_headers(),
                                        json={"sub": colleague.id, "tenant": tenant["Id"], "produto": "crm"})
         assert decision.json()["permitido"] is False, tenant
+
+
+async def test_linking_a_person_invites_them_and_never_moves_their_default_account(dashboard, identity):
+    """Issue 38: an account whose id sorts below the victim's linked the victim, which made it the
+    victim's header-less default (the contract's smallest-id rule). Now the link is an invitation:
+    nothing about the victim changes until they accept it."""
+    from models.platform import Invitation, Membership
+    from models.platform.tenant import Tenant
+
+    # Ids are random hex. A victim whose account sorts in the upper half (one person in two) leaves each
+    # lure a chance of one half or more to sort below it: 24 people and 24 lures miss with 2 * 2**-24.
+    for attempt in range(24):
+        victim = await signed_in_member(identity, dashboard, f"victim{attempt}")
+        own = await new_account(dashboard, victim, "Victim's")
+        if own["Id"].removeprefix("acc_")[0] >= "8":
+            break
+    attacker = await signed_in_member(identity, dashboard, "attacker")
+    lower = None
+    for attempt in range(24):
+        made = await new_account(dashboard, attacker, f"Lure {attempt}")
+        if made["Id"] < own["Id"]:
+            lower = made
+            break
+    assert lower is not None
+
+    linked = await dashboard.post(f"/api/tenants/{lower['Id']}/members", json={"UserId": victim.id, "Role": "admin"},
+                                  headers=attacker.auth)
+    assert linked.status_code == 202, linked.text
+    invitation = linked.json()["Invitation"]
+    assert invitation["Id"].startswith("cvt_") and invitation["Status"] == "pending"
+    assert invitation["Email"] == victim.person.email.casefold() and invitation["TenantId"] == lower["Id"]
+    assert "Member" not in linked.json()
+
+    tenant = await Tenant.get(public_id=lower["Id"])
+    assert await Membership.filter(tenant_id=tenant.id, user_id=victim.id).count() == 0
+    assert await Invitation.filter(tenant_id=tenant.id, status="pending").count() == 1
+    seen = [t["Id"] for t in (await dashboard.get("/api/tenants", headers=victim.auth)).json()["Tenants"]]
+    assert seen == [own["Id"]]
+    default = await dashboard.get("/api/tenants/tree", headers=victim.auth)  # no X-Service-Tenant
+    assert default.status_code == 200 and default.json()["TenantId"] == own["Id"]
+    assert (await dashboard.get(f"/api/tenants/{lower['Id']}/members", headers=victim.auth)).status_code == 404
+    decision = await identity.post("/v1/authz/decide", headers=service_headers(),
+                                   json={"sub": victim.id, "tenant": lower["Id"], "produto": "crm"})
+    assert decision.json()["permitido"] is False
+
+    # Saying yes is what links: the invitation's token, with the victim's own session.
+    accepted = await dashboard.post("/api/invitations/accept",
+                                    json={"Token": await invitation_token(victim.person.email)}, headers=victim.auth)
+    assert accepted.status_code == 200 and accepted.json()["TenantId"] == lower["Id"], accepted.text
+    assert await Membership.filter(tenant_id=tenant.id, user_id=victim.id, role="admin").count() == 1
 
 
 async def test_api_keys_rules_and_cap(dashboard, identity):

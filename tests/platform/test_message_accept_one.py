@@ -1,7 +1,7 @@
-"""The one-statement accept of single sends (app/platform/message/service.py, ``accept_singles``):
-the blocklist match, the idempotency claim and the write in one statement keep the general path's
-rules: a blocked recipient claims nothing and writes nothing, an expired record is taken over, a
-live record replays (or conflicts) even when its first request committed while this one waited."""
+"""The one accept statement (app/platform/message/service.py, ``accept``) for single sends: the
+blocklist match, the idempotency claim and the write in one statement keep the contract's rules: a
+blocked recipient claims nothing and writes nothing, an expired record is taken over, a live record
+replays (or conflicts) even when its first request committed while this one waited."""
 
 import asyncio
 import secrets

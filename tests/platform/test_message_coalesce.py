@@ -24,6 +24,12 @@ from tests.fixtures.platform import email
 STATEMENTS = re.compile(r'^herald_send_statement_sends_(count|sum)\{channel="email"\} ([0-9.e+]+)$', re.M)
 
 
+async def accept_one(coalescer: SendCoalescer, conn, principal, item: Item):
+    """The outcome of a request of one item, through the one accept path."""
+    [outcome] = await coalescer.accept(conn, principal, "email", "email.send", [item], compare_bodies=False)
+    return outcome
+
+
 async def statement_counts(platform) -> dict[str, float]:
     """The platform's statements of single e-mail sends so far, and the sends they wrote."""
     return {name: float(value) for name, value in STATEMENTS.findall((await platform.get("/metrics")).text)}
@@ -68,10 +74,12 @@ async def test_a_burst_of_sends_shares_statements_and_each_keeps_its_own_outcome
     assert not any(recipient.endswith(domain) for _, recipient in messages)
     usage = (await platform.get("/v1/account/usage", headers=sender.headers)).json()["Usage"]
     assert usage["EmailsSent"] == 53
-    # 60 sends at once: fewer statements than sends (at most four of one key run at a time).
+    # 60 sends at once: fewer statements than sends (at most four of one key run at a time). Every send
+    # of this platform goes through the coalescer, journeys' internal sends included: another test's
+    # work still draining may add its own to the counters, never fewer.
     statements = after["count"] - before.get("count", 0)
     written = after["sum"] - before.get("sum", 0)
-    assert written == 60 and statements < written, (statements, written)
+    assert written >= 60 and statements < written, (statements, written)
 
 
 async def test_a_send_the_database_refuses_fails_alone(sender):
@@ -92,8 +100,7 @@ async def test_a_send_the_database_refuses_fails_alone(sender):
 
     before = observed()
     items = [item(index, "bad\x00subject" if index == 4 else "Hello") for index in range(10)]
-    answers = await asyncio.gather(*(coalescer.accept(conn, principal, "email", "email.send", each,
-                                                      compare_bodies=False) for each in items),
+    answers = await asyncio.gather(*(accept_one(coalescer, conn, principal, each) for each in items),
                                    return_exceptions=True)
     assert isinstance(answers[4], Exception), answers[4]
     written = [answer for index, answer in enumerate(answers) if index != 4]
@@ -134,8 +141,7 @@ async def test_a_send_whose_caller_has_gone_before_its_statement_is_not_written(
 
     def send(recipient: str):
         draft = Draft(recipient, "to", "Sender <hello@sandbox.herald.test>", "Hello", {"Text": "hi"}, None)
-        return asyncio.ensure_future(coalescer.accept(conn, principal, "email", "email.send", Item([draft]),
-                                                      compare_bodies=False))
+        return asyncio.ensure_future(accept_one(coalescer, conn, principal, Item([draft])))
 
     kept, gone = send("kept@example.com"), send("gone@example.com")
     await asyncio.sleep(0)  # both wait for the statement the next turn of the loop starts

@@ -16,7 +16,7 @@ from models.platform.domain import SenderDomain, Suppression
 from models.platform.message import Message, MessageEvent, MessageStatus
 from models.platform.tenant import Tenant
 from providers.sink import read_calls
-from tasks.delivery import deliver
+from tasks.platform.delivery import deliver
 from tests.fixtures.platform import verify_domain
 
 
@@ -61,8 +61,9 @@ async def test_a_suppressed_recipient_fails(make_account, services):
     account = await make_account(scopes=("email:send",))
     await verify_domain(account.tenant_id, "ok.example")
     tenant = await Tenant.get(public_id=account.tenant_id)
-    await Suppression.create(tenant=tenant, channel="email", address="gone@example.com", reason="bounce")
     message = await _accept_one(account, "a@ok.example", "gone@example.com")
+    # Suppressed after the accept (which refuses a suppressed address itself): delivery checks again.
+    await Suppression.create(tenant=tenant, channel="email", address="gone@example.com", reason="bounce")
     await deliver(message.id)
     message = await _settled(message)
     assert message.status == MessageStatus.FAILED and message.failure_reason.startswith("SuppressedAddress")

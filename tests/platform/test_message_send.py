@@ -54,7 +54,7 @@ async def test_live_keys_need_their_own_verified_domain(platform, make_account):
     (lambda b: b["Destination"].pop("ToAddresses"), "Destination.ToAddresses"),
     (lambda b: b["Destination"].update(ToAddresses=[]), "Destination.ToAddresses"),
     (lambda b: b["Destination"].update(ToAddresses=["not-an-address"]), "Destination.ToAddresses.0"),
-    (lambda b: b["Message"].update(Body={}), "Message"),
+    (lambda b: b["Message"].update(Body={}), "Message.Body"),
     (lambda b: b.update(Source="nobody"), "Source"),
     (lambda b: b.update(Colour="red"), "Colour"),
 ])
@@ -197,13 +197,30 @@ async def test_sms_push_and_whatsapp_reach_their_sinks(platform, sender, pipelin
     ("/v1/sms/send", {"To": [], "Body": "x"}, "To"),
     ("/v1/push/send", {"Notification": {"Title": "t"}, "DeviceTokens": ["d"]}, "Notification.Body"),
     ("/v1/push/send", {"Notification": {"Title": "t", "Body": "b"}, "Topic": "news"}, "Topic"),
-    ("/v1/whatsapp/send", {"To": ["+14155550123"], "Body": "x", "Template": "otp"}, "body"),
+    ("/v1/whatsapp/send", {"To": ["+14155550123"], "Body": "x", "Template": "otp"}, "Body"),
 ])
 async def test_channel_validation(platform, sender, path, body, field):
     response = await platform.post(path, json=body, headers=sender.headers)
     assert response.status_code == 400, response.text
     assert response.json()["Error"]["Code"] == "ValidationError"
     assert field in response.json()["Error"]["Details"]
+
+
+@pytest.mark.parametrize("path, body, details", [
+    ("/v1/sms/send", {"To": ["+14155550123"]}, {"Body": "exactly one of Body or Template is required"}),
+    ("/v1/sms/send", {"To": ["+14155550123"], "Body": "x", "Variables": {}}, {"Variables": "variables go with Template"}),
+    ("/v1/whatsapp/send", {"To": ["+14155550123"]}, {"Body": "exactly one of Body or Template is required"}),
+    ("/v1/emails/send", {"Source": "a@sandbox.herald.test", "Destination": {"ToAddresses": ["b@example.com"]}},
+     {"Message": "exactly one of Message or Template is required"}),
+    ("/v1/emails/send", {"Source": "a@sandbox.herald.test", "Destination": {"ToAddresses": ["b@example.com"]},
+                         "Message": {"Subject": {"Data": "s"}, "Body": {}}}, {"Message.Body": "needs Text or Html"}),
+])
+async def test_details_name_the_field_as_the_request_spells_it(platform, sender, path, body, details):
+    """A rule over several fields names its field by the request's own spelling (``Body``), never
+    the Python attribute (``body``), which also read as "the whole request body"."""
+    response = await platform.post(path, json=body, headers=sender.headers)
+    assert response.status_code == 400, response.text
+    assert response.json()["Error"]["Details"] == details
 
 
 async def test_unknown_or_unapproved_templates_are_422(platform, sender):

@@ -31,6 +31,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
+import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -39,6 +40,8 @@ from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.harness import free_port
 from tests.fixtures.provider_servers import Answer
 from tests.platform.test_push_setup import owner_and_account, unb64
+
+pytestmark = pytest.mark.slow  # a headless Chromium
 
 # Before the snippet: only the browser's call to its push service is replaced (see the docstring).
 PUSH_SERVICE_STAND_IN = """<script>
@@ -90,7 +93,7 @@ class _SiteHandler(BaseHTTPRequestHandler):
 
 async def test_the_snippet_registers_and_the_worker_shows_a_push_in_chromium(dashboard, identity, chromium,
                                                                               http_server):
-    from herald.egress import PROVIDERS
+    from kit.egress import PROVIDERS
     from models.platform.provider_config import ProviderConfig
     from models.platform.tenant import Tenant
     from providers.base import Outgoing

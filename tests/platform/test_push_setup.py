@@ -45,7 +45,7 @@ async def owner_and_account(dashboard, identity, tag: str):
 
 
 async def test_site_config_makes_one_sealed_pair_even_under_concurrent_first_calls(dashboard, identity, servers):
-    from herald.sealing import PLATFORM
+    from kit.sealing import PLATFORM
     from models.platform.provider_config import PROVIDER_SECRETS, ProviderConfig
     from models.platform.tenant import Tenant
 
@@ -240,3 +240,32 @@ async def test_registrations_are_rate_limited_per_address_and_per_site_key(dashb
                                                json={"SiteKey": key, "Subscription": subscription()}), SITE_KEY_LIMIT)
         fine = await client.post("/push/web/subscriptions", json={"SiteKey": other_key, "Subscription": subscription()})
         assert fine.status_code == 200, fine.text
+
+
+async def test_site_config_in_a_support_session_writes_nothing(dashboard, identity):
+    """Inside a read-only support session the GET makes no key pair: PublicKey null and a snippet
+    that says web push is not set up; a pair the account made is read as usual."""
+    from models.platform.provider_config import ProviderConfig
+    from models.platform.tenant import Tenant
+    from tests.fixtures.dashboard import signed_in_staff
+
+    account, headers = await owner_and_account(dashboard, identity, "pushsupport")
+    staff = await signed_in_staff(identity, dashboard, "pushstaff")
+    entered = await dashboard.post(f"/api/admin/tenants/{account['Id']}/enter", headers=staff.auth,
+                                   json={"Reason": "push ticket"})
+    assert entered.status_code == 201, entered.text
+    tenant = await Tenant.get(public_id=account["Id"])
+
+    inside = await dashboard.get("/api/push/site-config", headers=staff.auth)
+    assert inside.status_code == 200, inside.text
+    config = inside.json()
+    assert config["PublicKey"] is None and "not set up" in config["Snippet"] and "wpk_" not in config["Snippet"]
+    assert set(config) == {"PublicKey", "ApiBase", "Manifest", "ServiceWorker", "Snippet", "RequestId"}
+    assert await ProviderConfig.filter(tenant_id=tenant.id, channel="push", key="webpush").count() == 0
+
+    made = await dashboard.get("/api/push/site-config", headers=headers)  # the account's own member: made
+    assert made.status_code == 200 and made.json()["PublicKey"]
+    again = await dashboard.get("/api/push/site-config", headers=staff.auth)
+    assert again.json()["PublicKey"] == made.json()["PublicKey"] and again.json()["Snippet"] == made.json()["Snippet"]
+    assert await ProviderConfig.filter(tenant_id=tenant.id, channel="push", key="webpush").count() == 1
+    assert (await dashboard.post("/api/admin/impersonation/end", headers=staff.auth)).status_code == 200

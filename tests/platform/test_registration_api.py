@@ -7,14 +7,14 @@ import os
 import secrets
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from tortoise import connections
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import new_account, signed_in_member
+from tests.fixtures.dashboard import new_account, outbox_for, signed_in_member
 from tests.fixtures.identity import PASSWORD, unique_email
-from tests.platform.test_invitation_api import invitation_token
+from tests.fixtures.dashboard import invitation_token
 
 
 def herald(*argv: str) -> subprocess.CompletedProcess:
@@ -117,6 +117,14 @@ async def test_domain_claims_and_taken_names(dashboard, identity):
     assert not await Tenant.filter(name="Mine").exists()
 
     base = f"/api/tenants/{account['Id']}/access-requests"
+    # Not seen, not decided until the address is verified (anyone can sign up with any address).
+    unseen = await dashboard.get(base, headers=owner.auth)
+    assert unseen.status_code == 200 and unseen.json()["AccessRequests"] == [], unseen.text
+    early = await dashboard.post(f"{base}/{request.public_id}/approve", json={"Role": "member"}, headers=owner.auth)
+    assert early.status_code == 404 and early.json()["Error"]["Code"] == "NotFound", early.text
+    assert (await dashboard.post(f"{base}/{request.public_id}/deny", headers=owner.auth)).status_code == 404
+    assert (await AccessRequest.get(id=request.id)).status == "pending"
+    await verify_address(identity, f"someone@{domain.upper()}")  # kept as written, matched casefolded
     pending = await dashboard.get(base, headers=owner.auth)
     assert [row["Id"] for row in pending.json()["AccessRequests"]] == [request.public_id], pending.text
     approved = await dashboard.post(f"{base}/{request.public_id}/approve", json={"Role": "member"}, headers=owner.auth)
@@ -135,6 +143,56 @@ async def test_domain_claims_and_taken_names(dashboard, identity):
     taken = await register(dashboard, Email=unique_email("taken"), TenantName=account["Name"].upper())
     assert taken.status_code == 202 and taken.json()["Reason"] == "TenantNameTaken", taken.text
     assert taken.json()["Tenant"] is None
+
+
+async def verify_address(identity, address: str) -> None:
+    """Follow the verification link the identity server sent to ``address``."""
+    token = (await outbox_for(address, "verify"))["data"]["token"]
+    assert (await identity.post("/v1/auth/verify", json={"token": token})).status_code == 200
+
+
+async def claimed_domain(dashboard, identity, tag: str) -> tuple[object, dict, str]:
+    from models.platform import SenderDomain, Tenant
+
+    owner = await signed_in_member(identity, dashboard, tag)
+    account = await new_account(dashboard, owner, f"Claimer {secrets.token_hex(3)}")
+    domain = f"{tag}-{secrets.token_hex(4)}.example"
+    await SenderDomain.create(tenant=await Tenant.get(public_id=account["Id"]), name=domain,
+                              verified_at=datetime.now(timezone.utc))
+    assert herald("tenant", "claim-domain", account["Id"], domain).returncode == 0
+    return owner, account, domain
+
+
+async def test_an_unverified_access_request_expires_after_seven_days(dashboard, identity):
+    """A request whose address is verified only after its 7 days is never shown nor decided; one
+    verified in time is, even when it is decided later."""
+    from models.platform import AccessRequest, Membership, Tenant
+
+    owner, account, domain = await claimed_domain(dashboard, identity, "expiry")
+    base = f"/api/tenants/{account['Id']}/access-requests"
+    late = await register(dashboard, Email=f"late@{domain}", TenantName="x")
+    timely = await register(dashboard, Email=f"timely@{domain}", TenantName="x")
+    assert late.json()["AccessRequestId"].startswith("acr_") and timely.json()["AccessRequestId"].startswith("acr_")
+    eight_days_ago = datetime.now(timezone.utc) - timedelta(days=8)
+    await AccessRequest.filter(public_id=late.json()["AccessRequestId"]).update(created_at=eight_days_ago)
+
+    await verify_address(identity, f"timely@{domain}")
+    listed = await dashboard.get(base, headers=owner.auth)
+    assert [row["Id"] for row in listed.json()["AccessRequests"]] == [timely.json()["AccessRequestId"]]
+    await AccessRequest.filter(public_id=timely.json()["AccessRequestId"]).update(created_at=eight_days_ago)
+
+    await verify_address(identity, f"late@{domain}")
+    listed = await dashboard.get(base, headers=owner.auth)
+    assert [row["Id"] for row in listed.json()["AccessRequests"]] == [timely.json()["AccessRequestId"]]
+    expired = await dashboard.post(f"{base}/{late.json()['AccessRequestId']}/approve", headers=owner.auth)
+    assert expired.status_code == 404, expired.text
+    approved = await dashboard.post(f"{base}/{timely.json()['AccessRequestId']}/approve", headers=owner.auth)
+    assert approved.status_code == 200, approved.text
+    tenant = await Tenant.get(public_id=account["Id"])
+    assert await Membership.filter(tenant_id=tenant.id, user_id=late.json()["UserId"]).count() == 0
+    assert await Membership.filter(tenant_id=tenant.id, user_id=timely.json()["UserId"]).count() == 1
+    stored = await AccessRequest.get(public_id=late.json()["AccessRequestId"])
+    assert stored.status == "pending" and stored.verified_at is None
 
 
 async def test_refused_grants_remove_the_new_account(start_server, services, identity):

@@ -237,13 +237,16 @@ async def test_counters_commit_and_roll_back_with_the_transition(dashboard, iden
 async def test_a_message_the_reconciler_gives_up_on_is_counted_failed(dashboard, identity):
     from models.platform.message import Message
     from models.platform.tenant import Tenant
-    from schedules.reconciler import MAX_HANDBACK_ATTEMPTS, reconcile
+    from schedules.platform.delivery import MAX_HANDBACK_ATTEMPTS, reconcile
 
     account, headers = await owner_and_account(dashboard, identity, "repstall")
     tenant = await Tenant.get(public_id=account["Id"])
-    await Message.create(tenant=tenant, channel="email", status="sending", mode="live", recipient="a@example.com",
-                         recipient_role="to", content={"Text": "x"}, template="digest",
-                         attempts=MAX_HANDBACK_ATTEMPTS, lease_until=datetime.now(timezone.utc) - timedelta(minutes=5))
+    stalled = await Message.create(tenant=tenant, channel="email", status="sending", mode="live",
+                                   recipient="a@example.com", recipient_role="to", content={"Text": "x"},
+                                   template="digest", attempts=MAX_HANDBACK_ATTEMPTS,
+                                   lease_until=datetime.now(timezone.utc) - timedelta(minutes=5))
+    # Claimed (updated) before its lease ran out, as a worker that died would have left it.
+    await Message.filter(id=stalled.id).update(updated_at=datetime.now(timezone.utc) - timedelta(minutes=6))
     await reconcile(300)  # a pipeline's scheduler may have got there first: the count is the same
     body = (await dashboard.get("/api/reports/overview", headers=headers)).json()
     assert body["ByChannel"]["email"]["Failed"] == 1 and body["Totals"]["Failed"] == 1

@@ -21,10 +21,10 @@ import httpx
 import pytest
 
 from app.platform.api_key.service import create_key, revoke_key
-from app.platform.request_log.redaction import MAX_BODY_BYTES, REDACTED, REDACTION_VERSION
+from models.platform.request_log.redaction import MAX_BODY_BYTES, REDACTED, REDACTION_VERSION
 from app.platform.tenant.service import create_tenant
 from models.platform.api_key import KeyKind
-from models.platform.ids import public_id
+from kit.ids import public_id
 from models.platform.request_log import (RequestLog, ensure_partitions, insert_many, month_start, new_log_id)
 from models.platform.scopes import DEMO_SCOPES
 from models.platform.tenant import Tenant

@@ -21,7 +21,7 @@ import pytest
 from app.platform.api_key.service import create_key, revoke_key
 from app.platform.request_log.buffer import MAX_PENDING_BYTES, RequestLogBuffer
 from app.platform.request_log.capture import Captured
-from app.platform.request_log.redaction import MAX_BODY_BYTES
+from models.platform.request_log.redaction import MAX_BODY_BYTES
 from models.platform.api_key import KeyKind
 from models.platform.request_log import RequestLog
 from tests.fixtures.harness import ROOT, free_port
@@ -73,8 +73,8 @@ HOSTILE_STRINGS = {
 _CHILD = """
 import json, sys, time
 from tests.platform.test_request_log_bounded import HOSTILE, HOSTILE_STRINGS
-from app.platform.request_log.body import redact_body
-from app.platform.request_log.redaction import scrub
+from models.platform.request_log.body import redact_body
+from models.platform.request_log.redaction import scrub
 
 table, names = sys.argv[1], sys.argv[2:]
 for name in names:

@@ -10,10 +10,10 @@ from datetime import datetime, timezone
 import pytest
 
 from app.platform.api_key.principal import Principal
-from app.platform.request_log.body import MAX_TOKENS, cut, redact_body
-from app.platform.request_log.buffer import build_row
+from models.platform.request_log.body import MAX_TOKENS, cut, redact_body
+from models.platform.request_log.rows import build_row
 from app.platform.request_log.capture import Captured
-from app.platform.request_log.redaction import (MAX_BODY_BYTES, REDACTED, REDACTION_VERSION, marker,
+from models.platform.request_log.redaction import (MAX_BODY_BYTES, REDACTED, REDACTION_VERSION, marker,
                                                 redact_query, scrub)
 
 
@@ -248,7 +248,7 @@ def test_each_row_carries_the_version_that_redacted_it():
 
 
 def test_a_batch_takes_one_read_of_randomness_and_each_row_its_own_id():
-    from app.platform.request_log.buffer import build_rows
+    from models.platform.request_log.rows import build_rows
     from models.platform.request_log import created_at_of
 
     principal = Principal(1, "key_1", "k", ("email:send",), "live", False, False, 7, "tnt_1", "T", "active", "",

@@ -10,8 +10,9 @@ from tortoise import connections
 
 from models.platform.request_log import (RequestLog, created_at_of, ensure_partitions, insert_many, months_from,
                                          new_log_id, partition_name)
-from schedules.request_logs import create_partitions
+from schedules.platform.request_logs import create_partitions
 from tests.fixtures.harness import free_port
+from tests.fixtures.polling import until
 
 
 async def partitions() -> set[str]:
@@ -76,7 +77,11 @@ async def test_a_graceful_stop_writes_what_is_buffered(start_server, make_accoun
     request_ids = [r.headers["X-Request-Id"] for r in responses]
     server.stop()
     assert server.process.returncode is not None
-    assert await RequestLog.filter(request_id__in=request_ids).count() == 30
+
+    async def written():  # handed to the stream at the stop; the stream consumer writes the rows
+        return await RequestLog.filter(request_id__in=request_ids).count() == 30
+
+    await until(written, 60, "the 30 rows of the requests buffered at the stop")
 
 
 async def test_a_nul_in_a_request_is_stored_and_its_neighbours_are_not_lost(start_server, make_account):
@@ -94,7 +99,11 @@ async def test_a_nul_in_a_request_is_stored_and_its_neighbours_are_not_lost(star
         responses = await asyncio.gather(*plain, *odd)
     request_ids = [r.headers["X-Request-Id"] for r in responses]
     server.stop()
-    rows = await RequestLog.filter(request_id__in=request_ids)
-    assert len(rows) == len(request_ids)
+
+    async def written():  # the stream consumer writes the rows after the server handed them over
+        found = await RequestLog.filter(request_id__in=request_ids)
+        return found if len(found) == len(request_ids) else None
+
+    rows = await until(written, 60, "every request's row, written by the stream consumer")
     stored = " ".join(f"{row.query} {row.request_body}" for row in rows)
     assert "\x00" not in stored and "\\u0000" not in str(rows[-1].query)

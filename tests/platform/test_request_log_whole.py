@@ -10,9 +10,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.platform.request_log.body import redact_body, redact_tokens
-from app.platform.request_log.redaction import MARGIN, MAX_BODY_BYTES, MAX_TOKENS
-from app.platform.request_log.whole import WHOLE_CHARS, redact_whole
+from models.platform.request_log.body import redact_body, redact_tokens
+from models.platform.request_log.redaction import MARGIN, MAX_BODY_BYTES, MAX_TOKENS
+from models.platform.request_log.whole import WHOLE_CHARS, redact_whole
 
 WANTED = frozenset({"IdempotencyKey"})
 JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl"

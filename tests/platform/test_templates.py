@@ -4,7 +4,7 @@ sandboxed rendering, the per-account cap, and another account's templates stayin
 from __future__ import annotations
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import new_account, signed_in_member
+from tests.fixtures.dashboard import join, new_account, signed_in_member
 
 
 def tenant_header(account: dict) -> dict[str, str]:
@@ -114,8 +114,7 @@ async def test_templates_are_the_accounts_own_and_writes_need_an_admin(dashboard
     theirs = await dashboard.get("/api/templates", headers={**stranger.auth, **tenant_header(other)})
     assert theirs.status_code == 200 and theirs.json()["Templates"] == []
 
-    await dashboard.post(f"/api/tenants/{account['Id']}/members", json={"UserId": colleague.id, "Role": "member"},
-                         headers=owner.auth)
+    await join(dashboard, owner, account["Id"], colleague)
     reads = await dashboard.get("/api/templates", headers={**colleague.auth, **tenant_header(account)})
     assert reads.status_code == 200 and len(reads.json()["Templates"]) == 1
     writes = await dashboard.post("/api/templates", json={"Slug": "nope", "Channel": "sms", "Text": "x"},

@@ -88,7 +88,7 @@ async def test_a_whatsapp_template_is_submitted_reviewed_and_only_then_sent(dash
     from models.platform.provider_config import set_provider_config
     from models.platform.template import Template
     from models.platform.tenant import Tenant
-    from schedules.whatsapp_templates import sync_templates
+    from schedules.platform.whatsapp_templates import sync_templates
 
     owner = await signed_in_member(identity, dashboard, "tplwaok")
     account = await new_account(dashboard, owner, "WA approval")

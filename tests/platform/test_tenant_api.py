@@ -157,6 +157,38 @@ async def test_idempotency_key_replays_the_first_answer(dashboard, identity):
     assert stored.status == 201 and "Kid" in stored.body
 
 
+async def test_idempotency_key_is_scoped_to_the_account_acted_on(dashboard, identity):
+    """The same key and body sent to a second account is that account's own write, not a replay
+    of the first account's answer; within one account it still replays."""
+    from models.platform import ApiIdempotencyRecord, Template
+    from models.platform.tenant import Tenant
+
+    owner = await signed_in_member(identity, dashboard, "idemscope")
+    first = await new_account(dashboard, owner, "Scope One")
+    second = await new_account(dashboard, owner, "Scope Two")
+    body = {"Slug": "welcome", "Channel": "sms", "Text": "Hello"}
+    key = {"Idempotency-Key": "same-key-1"}
+
+    made = await dashboard.post("/api/templates", json=body,
+                                headers={**owner.auth, **key, "X-Service-Tenant": first["Id"]})
+    assert made.status_code == 200, made.text
+    elsewhere = await dashboard.post("/api/templates", json=body,
+                                     headers={**owner.auth, **key, "X-Service-Tenant": second["Id"]})
+    assert elsewhere.status_code == 200, elsewhere.text
+    assert "idempotent-replayed" not in elsewhere.headers
+    assert elsewhere.json()["Template"]["TemplateId"] != made.json()["Template"]["TemplateId"]
+    for account in (first, second):
+        tenant = await Tenant.get(public_id=account["Id"])
+        assert await Template.filter(tenant_id=tenant.id, slug="welcome").count() == 1, account
+
+    replayed = await dashboard.post("/api/templates", json=body,
+                                    headers={**owner.auth, **key, "X-Service-Tenant": second["Id"]})
+    assert replayed.headers["idempotent-replayed"] == "true"
+    assert replayed.json()["Template"]["TemplateId"] == elsewhere.json()["Template"]["TemplateId"]
+    records = await ApiIdempotencyRecord.filter(caller=owner.id, key="same-key-1").order_by("id")
+    assert [row.tenant for row in records] == [first["Id"], second["Id"]]
+
+
 async def test_tenant_resolution_by_header(dashboard, identity):
     nobody = await signed_in_member(identity, dashboard, "none")
     refused = await dashboard.get("/api/tenants/tree", headers=nobody.auth)

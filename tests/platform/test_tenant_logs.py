@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 from tortoise import connections
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import new_account, signed_in_member
+from tests.fixtures.dashboard import join, new_account, signed_in_member
 
 
 def log_row(tenant_pk: int, moment: datetime, status: int, duration: float, error_code: str | None,
@@ -74,8 +74,7 @@ async def test_logs_series_summary_and_one_record(dashboard, identity):
     assert (await dashboard.get(f"{base}/series", headers=owner.auth, params={"bucket": "year"})).status_code == 400
 
     reader = await signed_in_member(identity, dashboard, "logreader")
-    await dashboard.post(f"/api/tenants/{account['Id']}/members", json={"UserId": reader.id, "Role": "member"},
-                         headers=owner.auth)
+    await join(dashboard, owner, account["Id"], reader)
     refused = await dashboard.get(base, headers=reader.auth)
     assert refused.status_code == 403  # owners and admins only
 

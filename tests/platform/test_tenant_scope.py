@@ -4,7 +4,7 @@ from the platform's own OpenAPI document, so a new route is covered the day it i
 from __future__ import annotations
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import new_account, new_child, signed_in_member
+from tests.fixtures.dashboard import join, new_account, new_child, signed_in_member
 
 FILLERS = {"key_id": "key_" + "0" * 24, "user_id": "usr_" + "0" * 24, "token": "cvt_" + "0" * 24,
            "log_id": "log_" + "0" * 24}
@@ -23,9 +23,7 @@ async def test_outside_the_tree_is_404_on_every_route(dashboard, identity):
     root = await new_account(dashboard, alice, "Scope Root")
     middle = await new_child(dashboard, alice, root["Id"], "Scope Middle")
     leaf = await new_child(dashboard, alice, middle["Id"], "Scope Leaf")
-    joined = await dashboard.post(f"/api/tenants/{middle['Id']}/members", json={"UserId": bob.id, "Role": "owner"},
-                                  headers=alice.auth)
-    assert joined.status_code == 201, joined.text
+    await join(dashboard, alice, middle["Id"], bob, "owner")
 
     routes = await tenant_routes(dashboard)
     assert len(routes) >= 15, routes

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from herald.webhooks import WebhookVerificationError, parse_header, verify
+from kit.webhooks import WebhookVerificationError, parse_header, verify
 from models.platform.api_key import KeyKind
 from models.platform.webhook import WebhookDelivery, WebhookEndpoint
 from tests.fixtures.platform import email, wait_status

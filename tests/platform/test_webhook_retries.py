@@ -1,7 +1,7 @@
 """The retry schedule, the circuit breaker and the disabling of a dead endpoint, with a movable clock.
 
 The pipeline's worker makes the first attempt (real time). Later attempts are driven here by
-calling the job (schedules.webhooks.enqueue_due) and the actor's function (tasks.webhooks.deliver)
+calling the job (schedules.platform.webhooks.enqueue_due) and the actor's function (tasks.platform.webhooks.deliver)
 with ``now`` moved forward: the worker never competes for them, since for its real clock they
 are not due yet.
 """
@@ -12,8 +12,8 @@ import pytest
 
 from models.platform.outbox import OutboxEntry
 from models.platform.webhook import BREAKER_THRESHOLD, DISABLE_AFTER, RETRY_SCHEDULE, WebhookDelivery, WebhookEndpoint
-from schedules.webhooks import enqueue_due
-from tasks.webhooks import deliver
+from schedules.platform.webhooks import enqueue_due
+from tasks.platform.webhooks import deliver
 from tests.fixtures.webhooks import register, until
 
 pytestmark = pytest.mark.usefixtures("pipeline")

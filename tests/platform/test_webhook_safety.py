@@ -5,9 +5,9 @@ import socket
 
 import pytest
 
-from herald.egress import WEBHOOKS, UnsafeTarget, resolve, url_problem
+from kit.egress import WEBHOOKS, UnsafeTarget, resolve, url_problem
 from models.platform.webhook import AttemptOutcome
-from tasks.webhooks import post
+from tasks.platform.webhooks import post
 from tests.fixtures.webhooks import register
 
 UNSAFE = [
@@ -121,9 +121,9 @@ async def test_the_answer_is_read_up_to_a_cap(receiver):
 
 
 async def test_a_slow_receiver_times_out(receiver, monkeypatch):
-    import tasks.webhooks
+    import tasks.platform.webhooks
 
-    monkeypatch.setattr(tasks.webhooks, "DEADLINE_SECONDS", 0.5)
+    monkeypatch.setattr(tasks.platform.webhooks, "DEADLINE_SECONDS", 0.5)
     receiver.respond(200, delay=2)
     result = await post(receiver.url, b"{}", {}, allow_loopback=True)
     assert result.outcome is AttemptOutcome.TIMEOUT and result.duration_ms < 1500

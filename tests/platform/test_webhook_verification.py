@@ -1,4 +1,4 @@
-"""The receiver's helper (herald.webhooks): signatures, rotation, and the five-minute replay guard."""
+"""The receiver's helper (kit.webhooks): signatures, rotation, and the five-minute replay guard."""
 
 import hashlib
 import hmac
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from herald.webhooks import WebhookVerificationError, parse_header, sign, signature, verify
+from kit.webhooks import WebhookVerificationError, parse_header, sign, signature, verify
 
 SECRET = "whsec_test-secret"
 BODY = json.dumps({"EventId": "evt_1", "EventType": "email.sent", "Data": {"MessageId": "msg_1"}}).encode()

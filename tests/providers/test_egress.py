@@ -1,4 +1,4 @@
-"""Every URL a tenant gives goes through herald.egress: Web Push subscription endpoints (against
+"""Every URL a tenant gives goes through kit.egress: Web Push subscription endpoints (against
 the webhooks' unsafe-target corpus), the hosts of a tenant's own provider configuration; no
 proxy from the environment, no redirects, a capped answer, the vetted address pinned; and what
 a remote server answered never becomes a reason the tenant reads."""
@@ -12,8 +12,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from herald import egress
-from herald.egress import PROVIDERS, WEBHOOKS
+from kit import egress
+from kit.egress import PROVIDERS, WEBHOOKS
 from models.platform.message import Message
 from models.platform.provider_config import ResolvedConfig, set_provider_config
 from models.platform.tenant import Tenant
@@ -23,7 +23,7 @@ from providers.smtp import SmtpProvider
 from providers.twilio import TwilioProvider
 from providers.webpush import WebPushProvider, generate_vapid_keys
 from providers.whatsapp_cloud import WhatsappCloudProvider
-from tasks.delivery import deliver
+from tasks.platform.delivery import deliver
 from tasks.providers import ProviderSet
 from tests.fixtures.providers import outgoing
 from tests.fixtures.provider_servers import Answer, HttpRecorder

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from py_vapid import Vapid02
 
-from herald.egress import PROVIDERS
+from kit.egress import PROVIDERS
 from models.platform.device import Device
 from models.platform.message import Message, MessageEvent
 from models.platform.provider_config import set_provider_config
@@ -24,7 +24,7 @@ from providers.errors import (InvalidDeviceToken, PermanentProviderError, Provid
 from providers.fcm import SCOPE, FcmProvider
 from providers.webpush import WebPushProvider, generate_vapid_keys
 from providers.whatsapp_cloud import WhatsappCloudProvider
-from tasks.delivery import deliver
+from tasks.platform.delivery import deliver
 from tests.fixtures.providers import outgoing
 from tests.fixtures.provider_servers import Answer
 

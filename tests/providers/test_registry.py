@@ -6,8 +6,8 @@ import pytest
 from tortoise import connections
 
 from app.platform.domain.service import add_sender_domain
-from herald.sealing import PLATFORM, SealError
-from herald.settings import ConfigError, load_settings
+from kit.sealing import PLATFORM, SealError
+from kit.settings import ConfigError, load_settings
 from models.platform.domain import DKIM_KEY, SenderDomain
 from models.platform.provider_config import PROVIDER_SECRETS, set_provider_config, tenant_provider
 from providers.errors import ProviderConfigError

@@ -13,7 +13,8 @@ import dns.resolver
 import pytest
 
 from app.platform.domain.service import add_sender_domain
-from herald.dns import check_domain
+from kit.dns import lookup_with
+from models.platform.domain import check_domain
 from models.platform.domain import dns_records, generate_dkim_key
 from models.platform.provider_config import set_provider_config
 from providers.base import DkimKey
@@ -197,7 +198,7 @@ async def test_an_email_sent_through_the_api_arrives_dkim_signed(make_account, p
     domain = await add_sender_domain(tenant_pk, f"e2e{secrets.token_hex(3)}.example")
     for record in dns_records(domain, settings.mail_domain):
         dns_server.publish(record["Name"], record["Type"], record["Value"])
-    check = await check_domain(domain, nameservers=(dns_server.address,), mail_domain=settings.mail_domain)
+    check = await check_domain(domain, lookup=lookup_with((dns_server.address,)), mail_domain=settings.mail_domain)
     assert check.outcome == "verified"
     await set_provider_config(tenant_pk, "email", "smtp", {"host": "127.0.0.1", "port": inbox.port,
                                                            "security": "none"})
@@ -290,7 +291,7 @@ async def test_a_bad_header_fails_the_message_at_once_instead_of_looping(make_ac
         tenant=tenant, channel="email", mode="live", recipient="bob@example.com", recipient_role="to",
         sender=f"Ana <ana@{domain.name}>", subject="Hi",
         content={"Text": "t", "To": ["bob@example.com"], "Headers": {"X-Note\r\nBcc": "victim@example.com"}})
-    from tasks.delivery import deliver
+    from tasks.platform.delivery import deliver
 
     assert await deliver(message.id) == "failed"
     await message.refresh_from_db()

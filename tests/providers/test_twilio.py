@@ -15,7 +15,7 @@ from models.platform.tenant import Tenant
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
 from providers.sms_segments import segments
 from providers.twilio import TwilioProvider
-from tasks.delivery import deliver
+from tasks.platform.delivery import deliver
 from tests.fixtures.providers import outgoing
 from tests.fixtures.provider_servers import Answer
 

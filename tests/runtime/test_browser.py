@@ -13,6 +13,7 @@ import time
 from urllib.parse import urlsplit
 
 import httpx
+import pytest
 
 from models.runtime.lead import Submission
 from models.runtime.pixel import Pixel
@@ -25,6 +26,8 @@ from tests.runtime.conftest import BROWSER, eventually
 from tests.runtime.test_forms import lead_pipeline  # noqa: F401  (fixture)
 from tests.runtime.test_site import (new_form, pages, publish, redis, site, site_pages,  # noqa: F401  (fixtures)
                                      site_runtime, web)
+
+pytestmark = pytest.mark.slow  # a headless Chromium
 
 
 async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_form(  # noqa: F811

@@ -1,6 +1,7 @@
 """The collection edge over HTTP: the script and its caching, /collect and /replay checking the
 credential and the site (403), normalizing into Redis Streams (never the database), CORS, and
-what happens when the backlog is full or Redis is away (204, dropped and counted)."""
+what happens when the backlog is full (429, dropped and counted: tests/runtime/test_collect_bounds.py)
+or Redis is away (204, dropped and counted)."""
 
 from __future__ import annotations
 
@@ -123,12 +124,12 @@ async def test_replay_batches_need_a_pixel_that_records_them(runtime, account, r
     assert malformed.status_code == 400 and "Events" in malformed.json()["Error"]["Details"]
 
 
-async def test_a_full_backlog_is_dropped_and_counted_never_an_error(redis, account, runtime):
+async def test_a_full_backlog_is_dropped_and_counted(redis, account, runtime):
     pixel = await make_pixel(runtime, account)
     credential = open_credential(pixel["Credential"])
     stream = "{runtime-collect}:test-full"
     await redis.delete(stream)
-    publisher = Publisher(redis, caps={stream: 1}, maxlens={stream: 10})
+    publisher = Publisher(redis, caps={stream: 1}, maxlens={stream: 10}, max_bytes={stream: 1 << 20})
     assert await publisher.publish(stream, credential, {"n": 1}) == "accepted"
     before = int(await redis.hget(DROPPED, f"backlog_full:{stream}") or 0)
     assert await publisher.publish(stream, credential, {"n": 2}) == FULL
@@ -147,7 +148,7 @@ async def test_entries_arriving_together_share_one_call_and_each_gets_its_own_ou
     credential = open_credential(pixel["Credential"])
     stream = "{runtime-collect}:test-group"
     await redis.delete(stream)
-    publisher = Publisher(redis, caps={stream: 30}, maxlens={stream: 100})
+    publisher = Publisher(redis, caps={stream: 30}, maxlens={stream: 100}, max_bytes={stream: 1 << 20})
     calls, script = [], publisher.script
 
     async def counted(**arguments):  # counted on this publisher: the shared Redis serves other Lua too
@@ -176,7 +177,7 @@ async def test_one_call_carries_entries_whatever_their_text_holds(redis, account
     credential = open_credential(pixel["Credential"])
     stream = "{runtime-collect}:test-text"
     await redis.delete(stream)
-    publisher = Publisher(redis, caps={stream: 100}, maxlens={stream: 100})
+    publisher = Publisher(redis, caps={stream: 100}, maxlens={stream: 100}, max_bytes={stream: 1 << 20})
     entries = [{"n": 0, "text": "two\nlines\r\n"}, {"n": 1, "text": "0 pxl 1 0 0 {}"},
                {"n": 2, "text": "ação \u2028 \U0001f600 \\n"}, {"n": 3, "nested": {"a": [1, "\n"]}}]
     outcomes = await asyncio.gather(*(publisher.publish(stream, credential, entry) for entry in entries))

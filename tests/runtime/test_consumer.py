@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
+import pytest
 from redis.exceptions import ResponseError
 from tortoise.transactions import in_transaction
 
@@ -26,6 +27,7 @@ async def _pending_of(redis, consumer_name: str | None = None) -> int:
     return sum(int(c["pending"]) for c in summary.get("consumers", []) if c["name"].decode() == consumer_name)
 
 
+@pytest.mark.slow  # a consumer process SIGKILLed mid-batch, another claiming its entries
 async def test_a_consumer_killed_mid_batch_loses_nothing(runtime, account, redis, services, tmp_path):
     pixel = await make_pixel(runtime, account)
     for n in range(3):
@@ -134,13 +136,14 @@ async def test_consumers_idle_with_nothing_pending_leave_the_group(redis, monkey
     import asyncio
 
     from models.runtime.stream import FIELD
-    from tasks import runtime_group, runtime_stream
+    from tasks.streams import group as streams_group
+    from tasks.streams.runtime import RuntimeConsumer
 
     stream = "{runtime-collect}:test-forget"
     await redis.delete(stream)
-    monkeypatch.setattr(runtime_stream, "STREAMS", (stream,))
-    monkeypatch.setattr(runtime_group, "FORGET_IDLE_MS", 300)
-    keeper = runtime_stream.Consumer(redis, name="keeper")
+    monkeypatch.setattr(RuntimeConsumer, "streams", (stream,))
+    monkeypatch.setattr(streams_group, "FORGET_IDLE_MS", 300)
+    keeper = RuntimeConsumer(redis, name="keeper")
     await keeper.ensure_groups()
     await redis.xgroup_createconsumer(stream, GROUP, "gone-idle")
     await redis.xadd(stream, {FIELD: "{}"})

@@ -4,8 +4,12 @@ The live stream is left out (an endless answer; tests/runtime/test_live.py cover
 
 from __future__ import annotations
 
+import pytest
+
 from tests.http.test_fuzz import fuzz
 from tests.runtime.conftest import new_account
+
+pytestmark = pytest.mark.slow  # fuzzing: Schemathesis as a subprocess against running systems
 
 
 async def test_runtime_as_an_account_admin(servers, identity):

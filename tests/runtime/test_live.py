@@ -96,3 +96,41 @@ async def test_heartbeats_and_a_cap_on_open_streams_per_account(start_server, ac
             await asyncio.sleep(0.2)
         else:
             raise AssertionError("the closed stream's place was never given back")
+
+
+async def test_at_most_three_open_streams_per_person_and_per_address(start_server, identity, runtime):
+    """Beyond the account's cap, one person holds at most 3 open streams and one client address at
+    most 3 (429 ``Throttling`` naming which), so one visitor cannot hold a process's connections."""
+    from tests.runtime.conftest import new_account
+
+    server = start_server("runtime", RUNTIME_SSE_HEARTBEAT_SECONDS="1", RUNTIME_LIVE_STREAMS="10")
+    first, second = await new_account(identity), await new_account(identity)
+    async with httpx.AsyncClient(base_url=server.url, timeout=20) as client:
+        opened = []
+        try:
+            for _ in range(3):
+                response = await client.send(client.build_request("GET", STREAM, headers=first.headers()),
+                                             stream=True)
+                opened.append(response)
+                assert response.status_code == 200
+            refused = await asyncio.wait_for(client.get(STREAM, headers=first.headers()), 10)
+            assert refused.status_code == 429 and refused.json()["Error"]["Code"] == "Throttling"
+            assert "You already have 3" in refused.json()["Error"]["Message"]
+            assert refused.headers["retry-after"] and refused.headers["x-ratelimit-limit"] == "3"
+            # Another person, another account, the same address (every test client is 127.0.0.1).
+            elsewhere = await asyncio.wait_for(client.get(STREAM, headers=second.headers()), 10)
+            assert elsewhere.status_code == 429 and "This address already has 3" in elsewhere.json()["Error"]["Message"]
+        finally:
+            for response in opened:
+                await response.aclose()
+
+        async def reopened() -> bool:
+            async with client.stream("GET", STREAM, headers=second.headers()) as again:
+                return again.status_code == 200
+
+        for _ in range(50):  # closed streams give their places back
+            if await reopened():
+                break
+            await asyncio.sleep(0.2)
+        else:
+            raise AssertionError("the closed streams' places were never given back")

@@ -224,7 +224,7 @@ def test_the_runtime_assigns_variants_exactly_as_the_pages_system():
 
 async def test_redirects_and_routed_pages_answer_302_and_their_clicks_reach_pages_summed(pages, web, site, redis,
                                                                                        site_pages, closed_url):
-    from tasks import runtime_clicks
+    from tasks.streams import clicks as runtime_clicks
 
     made = await pages.post("/v1/redirects", headers=site.headers,
                             json={"Domain": site.host, "Slug": "go", "Target": "https://shop.example.com/x",
@@ -272,7 +272,7 @@ async def test_redirects_and_routed_pages_answer_302_and_their_clicks_reach_page
 
 
 def test_the_flush_plan_sends_at_most_20_destinations_per_call():
-    from tasks.runtime_clicks import plan
+    from tasks.streams.clicks import plan
 
     counts = {f"r|red_{index}": index + 1 for index in range(45)}
     counts.update({f"d|pag_1|dst_{index}": 2 for index in range(21)})

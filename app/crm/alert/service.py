@@ -2,8 +2,8 @@
 
 Creating or editing an alert's configuration (metric, threshold, window, on/off, name) puts it in
 ``calm`` at once and bumps its version (contract, "States and transitions", Alert row); a firing
-alert so reset leaves a ``reiniciado`` event in the history. schedules/crm_alerts.py hands the
-evaluation to the actor (tasks/crm_alerts.py) every minute.
+alert so reset leaves a ``reiniciado`` event in the history. schedules/crm/alerts.py hands the
+evaluation to the actor (tasks/crm/alerts.py) every minute.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
 from app.http.paging import KeysetPage, Page
-from herald.actors import Actor
+from kit.actors import Actor
 from models.crm import CrmAlert, CrmAlertEvent
 from models.crm.alert import AlertMetric, AlertState, EventKind, record_event
 from models.outbox import enqueue

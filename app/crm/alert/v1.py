@@ -17,11 +17,11 @@ from app.crm.alert import service
 from app.crm.alert.schemas import MAX_BODY_BYTES, AlertCreate, AlertPatch
 from app.crm.alert.views import ALERT, ALERTS, EVENTS, alert_view, event_view
 from app.crm.gate import access_of
-from app.crm.outbox import poke
 from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, answers
 from app.http.paging import KeysetPage
 from app.http.responses import no_content, reply
+from app.http.wakeup import poke
 
 bp = Blueprint("crm_v1_alerts", url_prefix="/v1/alertas")
 

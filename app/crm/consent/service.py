@@ -8,7 +8,7 @@ from datetime import datetime
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.crm.contact.service import contact
-from herald.actors import Actor
+from kit.actors import Actor
 from app.crm.destination import service as destinations
 from models.crm import OptOut
 from models.crm.consent import CHANNELS
@@ -34,7 +34,7 @@ async def set_consent(conn: BaseDBAsyncClient, tenant: str, contact_id: str, rec
             "ON CONFLICT (contact_id, channel) DO NOTHING", [row.id, list(channels)])
         await destinations.emit_unsubscribed(conn, tenant, row, channels)
     # The opt-out (or its removal) reaches the platform as a suppression of the account's address
-    # (tasks/crm_journeys.py sync_suppression reads the state when it runs, so jobs in any order agree).
+    # (tasks/crm/journeys.py sync_suppression reads the state when it runs, so jobs in any order agree).
     await enqueue_sync(conn, [(row.id, channel) for channel in channels])
     return await consent(conn, tenant, contact_id)
 

@@ -13,10 +13,10 @@ from app.crm.consent import service
 from app.crm.consent.schemas import MAX_BODY_BYTES, ConsentWrite
 from app.crm.consent.views import CONSENT, consent_view
 from app.crm.gate import access_of
-from app.crm.outbox import poke
 from app.http.bodies import parse_body
 from app.http.openapi import answers
 from app.http.responses import reply
+from app.http.wakeup import poke
 
 bp = Blueprint("crm_v1_consent", url_prefix="/v1")
 

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
-from herald.timestamps import iso
+from kit.timestamps import iso
 
 
 def consent_view(contact_id: str, channels: dict[str, datetime | None]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import logging
 from tortoise.transactions import in_transaction
 
 from app.crm.errors import ExportUnavailable
-from herald.systems import CRM
+from kit.systems import CRM
 from models.crm import ActivityKind, ActivityRecord
 
 log = logging.getLogger("herald.crm")

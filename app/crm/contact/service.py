@@ -8,7 +8,9 @@ another account's id is the same 404 as a missing one.
 
 Bulk upsert (up to 5,000) validates each item on its own (errors carry the source index), merges
 items of one call that name the same contact, finds the existing contacts in one query, then
-writes with one multi-row INSERT and one multi-row UPDATE, all in the caller's transaction.
+writes with one multi-row INSERT and one multi-row UPDATE, all in the caller's transaction. Bulk
+is the contacts' import: it takes off the CSV export's formula guard (``unguarded``), so a file
+exported and imported again keeps every contact exactly.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from app.crm.contact.schemas import MAX_BULK, ContactWrite
 from app.crm.destination import service as destinations
 from app.crm.errors import IdentityClash, InvalidContact
 from app.http import errors
+from app.http.csv_cells import restore
 from app.http.bodies import validation_error
 from app.http.paging import KeysetPage, Page
 from models.crm import Contact, ContactList
@@ -261,6 +264,17 @@ WHERE c.id = u.id AND c.tenant = $1
 """
 
 
+# The cells the export guards one by one (app/http/csv_cells.py); atributos travel as one JSON cell,
+# guarded as a whole, so their values are taken as they are.
+GUARDED_FIELDS = ("email", "telefone", "id_externo", "nome")
+
+
+def unguarded(item: dict[str, Any]) -> dict[str, Any]:
+    """A bulk item with the export's formula guard (one leading ``'``) taken off its text fields, so
+    the export's file imported again keeps every contact exactly."""
+    return {key: restore(value) if key in GUARDED_FIELDS else value for key, value in item.items()}
+
+
 async def bulk_upsert(conn: BaseDBAsyncClient, tenant: str, items: list[Any]) -> BulkResult:
     """Upsert up to MAX_BULK contacts in the caller's transaction (multi-row statements)."""
     if not items:
@@ -275,7 +289,7 @@ async def bulk_upsert(conn: BaseDBAsyncClient, tenant: str, items: list[Any]) ->
         try:
             if not isinstance(raw, dict):
                 raise errors.ValidationError("Each contact is a JSON object.", details={"contato": "not an object"})
-            prepared = prepare(ContactWrite.model_validate(raw).model_dump(exclude_unset=True))
+            prepared = prepare(ContactWrite.model_validate(unguarded(raw)).model_dump(exclude_unset=True))
         except (errors.HttpError, pydantic.ValidationError) as problem:
             result.errors.append(_item_error(index, problem))
             continue

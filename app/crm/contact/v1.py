@@ -13,7 +13,6 @@ docs/crm.md is the reference.
 
 from __future__ import annotations
 
-import csv
 import io
 
 from sanic import Blueprint, HTTPResponse, Request
@@ -24,6 +23,7 @@ from app.crm.contact.activity import record_export
 from app.crm.contact.schemas import MAX_BODY_BYTES, MAX_BULK_BODY_BYTES, ContactBulk, ContactPatch, ContactWrite
 from app.crm.contact.views import BULK, CONTACT, CONTACTS, CSV_COLUMNS, bulk_view, contact_view, csv_row
 from app.crm.gate import access_of
+from app.http import csv_cells
 from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, Schema, answers
 from app.http.paging import KeysetPage
@@ -85,7 +85,7 @@ async def export_contacts(request: Request) -> HTTPResponse | None:
     response = await request.respond(content_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": 'attachment; filename="contatos.csv"', "Cache-Control": "no-store"})
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv_cells.writer(buffer)
     writer.writerow(CSV_COLUMNS)
     after = 0
     while True:

@@ -7,13 +7,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.http.csv_cells import neutralize
 from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.crm import Contact
 
 MS = "milliseconds"
+# The export's columns; a spreadsheet may run a cell as a formula, so each goes through neutralize
+# except TYPED_COLUMNS, whose validation leaves nothing to run (E.164: "+" and digits).
 CSV_COLUMNS = ("id", "email", "telefone", "id_externo", "nome", "inscrito", "atributos", "criado_em",
                "atualizado_em", "anonimizado_em")
+TYPED_COLUMNS = frozenset({"telefone"})
 
 
 def contact_view(row: Contact) -> dict[str, Any]:
@@ -43,9 +47,10 @@ def _cell(value: Any) -> str:
 
 
 def csv_row(row: Contact) -> list[str]:
-    """One CSV line of the export, in CSV_COLUMNS order (the same fields as :func:`contact_view`)."""
+    """One CSV line of the export, in CSV_COLUMNS order (the same fields as :func:`contact_view`),
+    each cell neutralized (app/http/csv_cells.py)."""
     view = contact_view(row)
-    return [_cell(view[name]) for name in CSV_COLUMNS]
+    return [neutralize(_cell(view[name]), typed=name in TYPED_COLUMNS) for name in CSV_COLUMNS]
 
 
 def bulk_view(created: int, updated: int, errors: list[dict[str, Any]]) -> dict[str, Any]:

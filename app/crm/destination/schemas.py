@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from app.http.bodies import SnakeBody
+from app.http.bodies import SnakeBody, example
 
 MAX_BODY_BYTES = 8 * 1024
 
 
 class DestinationCreate(SnakeBody):
+    model_config = example({
+        "url": "https://example.com/hooks/crm",
+        "eventos": ["contact.created", "contact.unsubscribed"],
+        "descricao": "Data warehouse",
+    })
     url: str = Field(min_length=1, max_length=2048)
     eventos: list[str] = Field(min_length=1, max_length=20)
     descricao: str = Field(default="", max_length=200)
@@ -17,6 +22,7 @@ class DestinationCreate(SnakeBody):
 
 
 class DestinationPatch(SnakeBody):
+    model_config = example({"eventos": ["contact.created"], "ativo": True})
     url: str | None = Field(default=None, min_length=1, max_length=2048)
     eventos: list[str] | None = Field(default=None, min_length=1, max_length=20)
     descricao: str | None = Field(default=None, max_length=200)

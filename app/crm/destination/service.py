@@ -3,7 +3,7 @@
 :func:`emit` is the one hook the CRM's writes call (contact upsert and edit, an opt-out, members
 added to a list): in the caller's transaction it writes one pending delivery per enabled
 destination subscribed to the event and per enabled conversion integration mapping it, and their
-jobs on the CRM outbox (models/crm/delivery.py). The drain (tasks/crm_deliveries.py) sends them.
+jobs on the CRM outbox (models/crm/delivery.py). The drain (tasks/crm/deliveries.py) sends them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
 from app.http.paging import KeysetPage, Page
-from herald.egress import url_problem
+from kit.egress import url_problem
 from models.crm import Contact, ContactList, CrmDelivery, CrmDestination
 from models.crm.delivery import (EVENT_TYPES, TargetKind, emit_event, event_of, insert_deliveries,
                                  new_signing_secret, seal_secret)
@@ -53,9 +53,9 @@ async def emit_members_added(conn: BaseDBAsyncClient, tenant: str, found: Contac
     if not member_pks or not await _anyone_listens(conn, tenant, "list.member_added"):
         return
     rows = await Contact.filter(tenant=tenant, memberships__id__in=member_pks).using_db(conn)
-    lista = {"id": found.public_id, "slug": found.slug, "nome": found.name}
+    the_list = {"id": found.public_id, "slug": found.slug, "nome": found.name}
     for row in rows:
-        await emit(conn, tenant, "list.member_added", contact_data(row, lista=lista))
+        await emit(conn, tenant, "list.member_added", contact_data(row, lista=the_list))
 
 
 async def _anyone_listens(conn: BaseDBAsyncClient, tenant: str, event_type: str) -> bool:

@@ -20,12 +20,12 @@ from app.crm.destination.schemas import MAX_BODY_BYTES, DestinationCreate, Desti
 from app.crm.destination.views import (DELIVERIES, DESTINATION, DESTINATION_WITH_SECRET, DESTINATIONS, QUEUED,
                                        delivery_view, destination_view)
 from app.crm.gate import access_of
-from app.crm.outbox import poke
 from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, answers
 from app.http.paging import KeysetPage
 from app.http.query import int_param
 from app.http.responses import no_content, reply
+from app.http.wakeup import poke
 
 bp = Blueprint("crm_v1_destinations", url_prefix="/v1")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.crm import CrmDelivery, CrmDestination
 
 MS = "milliseconds"

@@ -12,7 +12,7 @@ from pydantic import Field, field_validator
 
 from app.crm.contact.schemas import check_attributes
 from app.http import errors
-from app.http.bodies import SnakeBody
+from app.http.bodies import SnakeBody, example
 
 MAX_BODY_BYTES = 32 * 1024
 NAME = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
@@ -45,6 +45,11 @@ def event_name(field: str, value: str) -> str:
 
 
 class EventWrite(SnakeBody):
+    model_config = example({
+        "email": "ana@example.com",
+        "nome": "order.paid",
+        "propriedades": {"total": 120.5, "currency": "BRL"},
+    })
     contato_id: str | None = Field(None, max_length=40)
     email: str | None = Field(None, max_length=320)
     telefone: str | None = Field(None, max_length=40)

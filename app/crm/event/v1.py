@@ -13,11 +13,11 @@ from app.crm.event import service
 from app.crm.event.schemas import MAX_BODY_BYTES, EventWrite, event_name, moment
 from app.crm.event.views import EVENT, EVENTS, event_view
 from app.crm.gate import access_of
-from app.crm.outbox import poke
 from app.http.bodies import parse_body
 from app.http.openapi import answers
 from app.http.paging import KeysetPage
 from app.http.responses import reply
+from app.http.wakeup import poke
 from models.crm.event import EventSource
 
 bp = Blueprint("crm_v1_events", url_prefix="/v1")

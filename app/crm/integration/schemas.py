@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from app.http.bodies import SnakeBody
+from app.http.bodies import SnakeBody, example
 
 MAX_BODY_BYTES = 8 * 1024
 
 
 class IntegrationWrite(SnakeBody):
+    model_config = example({
+        "nome": "Meta Ads",
+        "tipo": "meta_capi",
+        "mapeamentos": {"contact.created": "Lead"},
+        "pixel_id": "123456789012345",
+        "access_token": "EAAB-your-conversions-api-token",
+    })
     nome: str = Field(min_length=1, max_length=200)
     tipo: str  # meta_capi | ga4
     ativo: bool = True

@@ -1,7 +1,7 @@
 """Conversion integrations of an account: which CRM events become which conversion on which ad
 platform (``meta_capi``: the Meta Conversions API; ``ga4``: the GA4 Measurement Protocol). The
 access token or API secret is sealed at rest and never shown again. Deliveries go through the one
-drain (tasks/crm_deliveries.py), which speaks each platform's API.
+drain (tasks/crm/deliveries.py), which speaks each platform's API.
 """
 
 from __future__ import annotations

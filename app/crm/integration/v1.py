@@ -20,12 +20,12 @@ from app.crm.gate import access_of
 from app.crm.integration import service
 from app.crm.integration.schemas import MAX_BODY_BYTES, IntegrationWrite
 from app.crm.integration.views import INTEGRATION, INTEGRATIONS, integration_view
-from app.crm.outbox import poke
 from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, answers
 from app.http.paging import KeysetPage
 from app.http.query import int_param
 from app.http.responses import no_content, reply
+from app.http.wakeup import poke
 
 bp = Blueprint("crm_v1_integrations", url_prefix="/v1/integracoes-de-conversao")
 

@@ -35,7 +35,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field
 
 from app.http import errors
-from app.http.bodies import SnakeBody
+from app.http.bodies import SnakeBody, example
 
 MAX_BODY_BYTES = 128 * 1024
 MAX_STEPS = 50
@@ -51,6 +51,15 @@ STEP_KEYS = {"enviar": {"canal", "de", "assunto", "texto", "html", "modelo", "va
 
 
 class JourneyWrite(SnakeBody):
+    model_config = example({
+        "nome": "Welcome",
+        "gatilho": {"tipo": "evento", "nome": "signed_up"},
+        "passos": [{"tipo": "enviar", "canal": "email", "de": "Acme <hello@sandbox.herald.test>",
+                    "assunto": "Welcome to Acme", "texto": "Glad to have you."},
+                   {"tipo": "esperar", "segundos": 86400}, {"tipo": "sair"}],
+        "fuso_horario": "America/Sao_Paulo",
+        "horario_silencioso": {"inicio": "22:00", "fim": "08:00"},
+    })
     nome: str = Field(..., min_length=1, max_length=200)
     gatilho: dict[str, Any] | None = None
     passos: list[Any] = Field(default_factory=list, max_length=MAX_STEPS)
@@ -61,6 +70,7 @@ class JourneyWrite(SnakeBody):
 
 
 class JourneyPatch(SnakeBody):
+    model_config = example({"nome": "Welcome (v2)", "permite_reentrada": True})
     nome: str | None = Field(None, min_length=1, max_length=200)
     gatilho: dict[str, Any] | None = None
     passos: list[Any] | None = Field(None, max_length=MAX_STEPS)

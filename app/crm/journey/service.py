@@ -25,7 +25,7 @@ from app.http import errors
 from app.http.paging import KeysetPage, Page
 from app.crm.journey.schemas import (JourneyWrite, check_quiet_hours, check_steps, check_timezone,
                                      check_trigger)
-from herald.actors import Actor
+from kit.actors import Actor
 from models.crm import ContactList, Enrollment, EnrollmentStep, Journey, Segment
 from models.crm.journey import EnrollmentState, new_journey_id
 from models.outbox import insert_sql

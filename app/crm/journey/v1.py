@@ -18,11 +18,11 @@ from app.crm.gate import access_of
 from app.crm.journey import service
 from app.crm.journey.schemas import MAX_BODY_BYTES, Activation, JourneyPatch, JourneyWrite
 from app.crm.journey.views import ENROLLMENTS, JOURNEY, JOURNEYS, enrollment_view, journey_view
-from app.crm.outbox import poke
 from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, answers
 from app.http.paging import KeysetPage
 from app.http.responses import no_content, reply
+from app.http.wakeup import poke
 
 bp = Blueprint("crm_v1_journeys", url_prefix="/v1")
 

@@ -12,10 +12,10 @@ from app.crm import db
 from app.crm.gate import tenant_of_path
 from app.crm.lead import service
 from app.crm.lead.schemas import MAX_BODY_BYTES, LeadIn
-from app.crm.outbox import poke
 from app.http.bodies import parse_body
 from app.http.openapi import STRING, answers, reply_of
 from app.http.responses import reply
+from app.http.wakeup import poke
 
 bp = Blueprint("crm_internal_leads", url_prefix="/internal/v1/tenants/<tenant:slug>")
 

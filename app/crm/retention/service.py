@@ -2,7 +2,7 @@
 identifiers and attributes removed; the row, memberships and opt-outs kept for the aggregates).
 
 Setting a policy hands the anonymizing job (``crm_retention.anonymize``) to the workers at once,
-through the CRM outbox in the same transaction; schedules/crm_retention.py hands it over again
+through the CRM outbox in the same transaction; schedules/crm/retention.py hands it over again
 every RUN_EVERY for contacts that age past the policy later, so old contacts are anonymized
 within an hour of the policy being set (contract F, rule 1).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from herald.actors import Actor
+from kit.actors import Actor
 from models.crm import RetentionPolicy
 from models.outbox import enqueue
 

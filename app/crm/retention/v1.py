@@ -10,13 +10,13 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.crm import db
 from app.crm.gate import access_of
-from app.crm.outbox import poke
 from app.crm.retention import service
 from app.crm.retention.schemas import MAX_BODY_BYTES, RetentionWrite
 from app.crm.retention.views import RETENTION, retention_view
 from app.http.bodies import parse_body
 from app.http.openapi import answers
 from app.http.responses import reply
+from app.http.wakeup import poke
 
 bp = Blueprint("crm_v1_retention", url_prefix="/v1")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, reply_of
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.crm import RetentionPolicy
 
 

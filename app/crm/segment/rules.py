@@ -84,7 +84,7 @@ class Compiler:
         extra = sorted(set(node) - allowed)
         if extra:
             raise _invalid(f"{path}.{extra[0]}", "unknown key here")
-        return getattr(self, f"_{kind}")(node, path, depth)
+        return COMPILERS[kind](self, node, path, depth)
 
     def _group(self, node: dict, path: str, depth: int, key: str, joiner: str) -> str:
         children = node[key]
@@ -93,13 +93,13 @@ class Compiler:
         return "(" + f" {joiner} ".join(self.compile(child, f"{path}.{key}[{i}]", depth + 1)
                                         for i, child in enumerate(children)) + ")"
 
-    def _todas(self, node: dict, path: str, depth: int) -> str:
+    def _all_of(self, node: dict, path: str, depth: int) -> str:
         return self._group(node, path, depth, "todas", "AND")
 
-    def _qualquer(self, node: dict, path: str, depth: int) -> str:
+    def _any_of(self, node: dict, path: str, depth: int) -> str:
         return self._group(node, path, depth, "qualquer", "OR")
 
-    def _nao(self, node: dict, path: str, depth: int) -> str:
+    def _not(self, node: dict, path: str, depth: int) -> str:
         return f"(NOT {self.compile(node['nao'], f'{path}.nao', depth + 1)})"
 
     @staticmethod
@@ -113,7 +113,7 @@ class Compiler:
             raise _invalid(f"{path}.valor", "required")
         return op
 
-    def _campo(self, node: dict, path: str, depth: int) -> str:
+    def _field(self, node: dict, path: str, depth: int) -> str:
         name, value = node["campo"], node.get("valor")
         if name == "inscrito":
             self._op(node, path, ("igual",))
@@ -146,7 +146,7 @@ class Compiler:
             raise _invalid(f"{path}.valor", exc.message.rstrip(".")) from None
         return f"{columns[name]} = {self.param(value)}::text"
 
-    def _atributo(self, node: dict, path: str, depth: int) -> str:
+    def _attribute(self, node: dict, path: str, depth: int) -> str:
         name, value = node["atributo"], node.get("valor")
         if not isinstance(name, str) or not 1 <= len(name) <= 64:
             raise _invalid(f"{path}.atributo", "a name of 1 to 64 characters")
@@ -170,7 +170,7 @@ class Compiler:
         return (f"(CASE WHEN jsonb_typeof(c.attributes -> {key}) = 'string' "
                 f"THEN strpos(lower(c.attributes ->> {key}), lower({self.param(value)}::text)) > 0 ELSE false END)")
 
-    def _lista(self, node: dict, path: str, depth: int) -> str:
+    def _list_member(self, node: dict, path: str, depth: int) -> str:
         list_id, member = node["lista"], node.get("membro", True)
         if not isinstance(member, bool):
             raise _invalid(f"{path}.membro", "a boolean")
@@ -179,7 +179,7 @@ class Compiler:
         exists = f"EXISTS (SELECT 1 FROM list_members m WHERE m.contact_id = c.id AND m.list_id = {self.param(self.list_pks[list_id])}::bigint)"
         return exists if member else f"NOT {exists}"
 
-    def _canal(self, node: dict, path: str, depth: int) -> str:
+    def _channel(self, node: dict, path: str, depth: int) -> str:
         channel, receives = node["canal"], node.get("recebe", True)
         if channel not in CHANNELS:
             raise _invalid(f"{path}.canal", f"one of {', '.join(CHANNELS)}")
@@ -188,7 +188,7 @@ class Compiler:
         exists = f"EXISTS (SELECT 1 FROM opt_outs o WHERE o.contact_id = c.id AND o.channel = {self.param(channel)}::text)"
         return f"NOT {exists}" if receives else exists
 
-    def _evento(self, node: dict, path: str, depth: int) -> str:
+    def _event(self, node: dict, path: str, depth: int) -> str:
         name, has, days = node["evento"], node.get("tem", True), node.get("dias")
         if not isinstance(name, str) or not 1 <= len(name) <= 100:
             raise _invalid(f"{path}.evento", "an event name of 1 to 100 characters")
@@ -224,3 +224,10 @@ async def compile_rules(conn: BaseDBAsyncClient, tenant: str, rules: Any) -> tup
     compiler = Compiler(tenant, {row["public_id"]: row["id"] for row in rows})
     condition = compiler.compile(rules)
     return f"c.tenant = $1 AND c.anonymized_at IS NULL AND {condition}", compiler.params
+
+
+
+# The kind of node, as the contract spells its key, to the method that compiles it.
+COMPILERS = {"todas": Compiler._all_of, "qualquer": Compiler._any_of, "nao": Compiler._not, "campo": Compiler._field,
+             "atributo": Compiler._attribute, "lista": Compiler._list_member, "canal": Compiler._channel,
+             "evento": Compiler._event}

@@ -6,15 +6,24 @@ from typing import Any
 
 from pydantic import Field
 
-from app.http.bodies import SnakeBody
+from app.http.bodies import SnakeBody, example
 
 MAX_BODY_BYTES = 64 * 1024
 
 
 class SegmentWrite(SnakeBody):
+    model_config = example({
+        "nome": "Subscribed buyers",
+        "regras": {"todas": [{"campo": "inscrito", "op": "igual", "valor": True},
+                             {"evento": "order.paid", "dias": 30}]},
+    })
     nome: str = Field(min_length=1, max_length=200)
     regras: dict[str, Any]
 
 
 class SegmentPreview(SnakeBody):
+    model_config = example({
+        "regras": {"todas": [{"campo": "inscrito", "op": "igual", "valor": True},
+                             {"evento": "order.paid", "dias": 30}]},
+    })
     regras: dict[str, Any]

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.crm.segment.service import Reach
 from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.crm import Segment
 
 

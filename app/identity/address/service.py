@@ -22,7 +22,8 @@ from datetime import datetime, timezone
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from app.identity import errors, throttle
+from app.identity import errors
+from app.identity.gate import throttle
 from app.identity.user.service import check_email, masked, normalize_email, queue_verification
 from models.identity import EmailToken, EventKind, User, UserEmail
 from models.identity.email import queue_email

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
 from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
 
 from app.http.openapi import NO_CONTENT, answers
 from app.http.responses import no_content, reply
-from app.identity import errors, throttle
+from app.identity import db, errors
+from app.identity.gate import throttle
 from app.identity.address import service
 from app.identity.address.schemas import AddressBody
 from app.identity.address.views import ADDRESSES, address_json
-from app.identity.bodies import read_body
-from app.identity.credentials import require_session
+from app.identity.gate.bodies import read_body
+from app.identity.gate.credentials import require_session
 from app.identity.reauth.service import require_recent
 from app.identity.user.service import check_email
 from app.identity.verification.service import RESEND_ACCOUNT
@@ -27,7 +27,7 @@ bp = Blueprint("identity_address")
 
 
 def _platform(request: Request) -> str:
-    return request.app.ctx.settings.url_of("platform")
+    return request.app.ctx.settings.url_of("console")
 
 
 async def _listing(request: Request, user) -> HTTPResponse:
@@ -52,7 +52,7 @@ async def add_address(request: Request) -> HTTPResponse:
     caller = throttle.caller(request)
     await caller.counters.take(*service.limits(session.user, email))
     try:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             await service.add(conn, session.user, email, _platform(request), ip=caller.ip,
                               user_agent=caller.user_agent)
     except IntegrityError:
@@ -66,7 +66,7 @@ async def remove_address(request: Request, email_id: str) -> HTTPResponse:
     session = await require_session(request)
     await require_recent(session)
     caller = throttle.caller(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         await service.remove(conn, session.user, email_id, ip=caller.ip, user_agent=caller.user_agent)
     return no_content()
 
@@ -78,7 +78,7 @@ async def make_primary(request: Request, email_id: str) -> HTTPResponse:
     await require_recent(session)
     caller = throttle.caller(request)
     try:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             user = await service.make_primary(conn, session.user, email_id, ip=caller.ip,
                                               user_agent=caller.user_agent)
     except IntegrityError:  # the address became another account's primary meanwhile
@@ -97,6 +97,6 @@ async def resend(request: Request, email_id: str) -> HTTPResponse:
     service.refuse_verified(address)
     await throttle.counters(request).take((RESEND_ACCOUNT, session.user.public_id),
                                           (throttle.MAIL_TO_ADDRESS, throttle.account_key(address.email)))
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         await service.resend(conn, session.user, address, _platform(request))
     return reply(request, {"sent": True}, status=202)

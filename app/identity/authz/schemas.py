@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from app.http.bodies import SnakeBody
+from app.http.bodies import SnakeBody, example
 
 
 class DecideBody(SnakeBody):
+    model_config = example({"sub": "usr_8f14e45fceea167a5a36dedd", "tenant": "acc_8f14e45fceea167a5a36dedd",
+                            "produto": "crm", "papel": "editor"})
     sub: str
     tenant: str
     produto: str
@@ -13,11 +15,13 @@ class DecideBody(SnakeBody):
 
 
 class GrantBody(SnakeBody):
+    model_config = example({"user_id": "usr_8f14e45fceea167a5a36dedd", "produto": "crm", "papel": "editor"})
     user_id: str
     produto: str
     papel: str
 
 
 class SubscriptionBody(SnakeBody):
+    model_config = example({"produto": "crm", "status": "ativo"})
     produto: str
     status: str

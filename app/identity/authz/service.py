@@ -34,6 +34,7 @@ CATALOG: dict[str, dict] = {
     "paginas": {"name": "Herald pages", "roles": _ROLES + [{"papel": "publicador", "nivel": 25}]},
     "analytics": {"name": "Herald analytics", "roles": [{"papel": "leitor", "nivel": 10},
                                                         {"papel": "admin", "nivel": 30}]},
+    "mail": {"name": "Herald mail (domains, mailboxes, POST /v1/emails)", "roles": _ROLES},
 }
 SUBSCRIPTION_STATES = ("ativo", "suspenso", "cancelado")
 
@@ -81,19 +82,19 @@ def level_of(product: Product, role: str | None) -> int | None:
 
 @dataclass
 class Decision:
-    permitido: bool
-    motivo: str
-    papel: str | None = None
-    nivel: int | None = None
+    allowed: bool
+    reason: str
+    role: str | None = None
+    level: int | None = None
 
 
-async def decide(*, sub: str, tenant: str, produto: str, papel: str | None) -> Decision:
-    product = await Product.get_or_none(key=produto)
+async def decide(*, sub: str, tenant: str, product_key: str, role: str | None) -> Decision:
+    product = await Product.get_or_none(key=product_key)
     if product is None:
         decision = Decision(False, "produto_desconhecido")
     else:
-        if papel is not None and level_of(product, papel) is None:
-            raise errors.UndeclaredRole(f"The product {produto!r} does not declare the role {papel!r}.",
+        if role is not None and level_of(product, role) is None:
+            raise errors.UndeclaredRole(f"The product {product_key!r} does not declare the role {role!r}.",
                                         details={"papel": "not declared by the product"})
         subscription = await TenantProduct.get_or_none(tenant=tenant, product=product)
         grant = await AccessGrant.filter(tenant=tenant, product=product, user__public_id=sub).first()
@@ -104,10 +105,10 @@ async def decide(*, sub: str, tenant: str, produto: str, papel: str | None) -> D
         else:
             held = level_of(product, grant.role)
             decision = Decision(True, "permitido", grant.role, held)
-            if papel is not None and (held or 0) < (level_of(product, papel) or 0):
+            if role is not None and (held or 0) < (level_of(product, role) or 0):
                 decision = Decision(False, "papel_insuficiente", grant.role, held)
-    await AuthzDecision.create(tenant=tenant, subject=sub[:40], product=produto[:64], allowed=decision.permitido,
-                               reason=decision.motivo, role=decision.papel, level=decision.nivel)
+    await AuthzDecision.create(tenant=tenant, subject=sub[:40], product=product_key[:64], allowed=decision.allowed,
+                               reason=decision.reason, role=decision.role, level=decision.level)
     return decision
 
 
@@ -150,37 +151,37 @@ async def grants_of(tenant: str, sub: str) -> tuple[list[AccessGrant], dict[int,
     return grants, subscriptions
 
 
-async def list_grants(tenant: str, *, produto: str | None, user_id: str | None) -> list[AccessGrant]:
+async def list_grants(tenant: str, *, product_key: str | None, user_id: str | None) -> list[AccessGrant]:
     query = AccessGrant.filter(tenant=tenant)
-    if produto:
-        query = query.filter(product__key=produto)
+    if product_key:
+        query = query.filter(product__key=product_key)
     if user_id:
         query = query.filter(user__public_id=user_id)
     return await query.order_by("id").prefetch_related("user", "product")
 
 
-async def grant(tenant: str, user_id: str, produto: str, papel: str) -> tuple[AccessGrant, bool]:
+async def grant(tenant: str, user_id: str, product_key: str, role: str) -> tuple[AccessGrant, bool]:
     """Gives (or changes) the role of a user on a product in a tenant; whether it is new."""
-    product = await product_by_key(produto)
-    require_declared(product, papel)
+    product = await product_by_key(product_key)
+    require_declared(product, role)
     user = await user_by_public_id(user_id)
     existing = await AccessGrant.get_or_none(tenant=tenant, user=user, product=product)
     created = False
     if existing is None:
         try:
-            existing = await AccessGrant.create(tenant=tenant, user=user, product=product, role=papel)
+            existing = await AccessGrant.create(tenant=tenant, user=user, product=product, role=role)
             created = True
         except IntegrityError:
             existing = await AccessGrant.get(tenant=tenant, user=user, product=product)
-    if existing.role != papel:
-        existing.role = papel
+    if existing.role != role:
+        existing.role = role
         await existing.save(update_fields=["role", "updated_at"])
     existing.user, existing.product = user, product
     return existing, created
 
 
-async def revoke_grant(tenant: str, user_id: str, produto: str) -> None:
-    await AccessGrant.filter(tenant=tenant, user__public_id=user_id, product__key=produto).delete()
+async def revoke_grant(tenant: str, user_id: str, product_key: str) -> None:
+    await AccessGrant.filter(tenant=tenant, user__public_id=user_id, product__key=product_key).delete()
 
 
 async def recent_decisions(tenant: str, *, denied_only: bool, limit: int) -> list[AuthzDecision]:
@@ -194,12 +195,12 @@ async def subscriptions_of(tenant: str) -> list[TenantProduct]:
     return await TenantProduct.filter(tenant=tenant).prefetch_related("product").order_by("id")
 
 
-async def subscribe(tenant: str, produto: str, status: str) -> TenantProduct:
+async def subscribe(tenant: str, product_key: str, status: str) -> TenantProduct:
     """Sets the tenant's subscription to a product (``ativo``, ``suspenso`` or ``cancelado``)."""
     if status not in SUBSCRIPTION_STATES:
         raise errors.InvalidInput(f"Field 'status': one of {', '.join(SUBSCRIPTION_STATES)}.",
                                   details={"status": "invalid"})
-    product = await product_by_key(produto)
+    product = await product_by_key(product_key)
     row = await TenantProduct.get_or_none(tenant=tenant, product=product)
     if row is None:
         try:

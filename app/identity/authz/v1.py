@@ -13,8 +13,8 @@ from app.identity import errors
 from app.identity.authz import service, views
 from app.identity.authz.schemas import DecideBody, GrantBody, SubscriptionBody
 from app.identity.authz.service import database_or_503
-from app.identity.bodies import read_body
-from app.identity.credentials import is_service, require_service, require_session
+from app.identity.gate.bodies import read_body
+from app.identity.gate.credentials import is_service, require_service, require_session
 
 bp = Blueprint("identity_authz")
 
@@ -38,7 +38,8 @@ async def decide(request: Request) -> HTTPResponse:
     require_service(request)
     body = read_body(request, DecideBody)
     async with database_or_503():
-        decision = await service.decide(sub=body.sub, tenant=body.tenant, produto=body.produto, papel=body.papel)
+        decision = await service.decide(sub=body.sub, tenant=body.tenant, product_key=body.produto,
+                                        role=body.papel)
     return reply(request, views.decision_json(decision))
 
 
@@ -73,7 +74,7 @@ async def list_grants(request: Request, tenant_id: str) -> HTTPResponse:
     require_service(request)
     tenant = service.check_tenant(tenant_id)
     async with database_or_503():
-        grants = await service.list_grants(tenant, produto=request.args.get("produto"),
+        grants = await service.list_grants(tenant, product_key=request.args.get("produto"),
                                            user_id=request.args.get("user_id"))
     return reply(request, {"acessos": [views.grant_json(g) for g in grants]})
 

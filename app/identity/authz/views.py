@@ -8,8 +8,8 @@ from models.identity import AccessGrant, AuthzDecision, Product, TenantProduct
 
 
 def decision_json(decision: Decision) -> dict:
-    return {"permitido": decision.permitido, "motivo": decision.motivo, "papel": decision.papel,
-            "nivel": decision.nivel}
+    return {"permitido": decision.allowed, "motivo": decision.reason, "papel": decision.role,
+            "nivel": decision.level}
 
 
 def access_json(grant: AccessGrant, subscriptions: dict[int, str]) -> dict:

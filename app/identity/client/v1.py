@@ -4,15 +4,15 @@
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
-from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
 from app.http.openapi import answers
-from app.identity.bodies import read_body
+from app.identity import db
+from app.identity.gate.bodies import read_body
 from app.identity.client import service
 from app.identity.client.schemas import ClientBody
 from app.identity.client.views import client_json
-from app.identity.credentials import require_service
+from app.identity.gate.credentials import require_service
 
 bp = Blueprint("identity_client")
 
@@ -21,7 +21,7 @@ bp = Blueprint("identity_client")
 async def register_client(request: Request) -> HTTPResponse:
     require_service(request)
     body = read_body(request, ClientBody)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         client = await service.register(conn, name=body.name, redirect_uris=body.redirect_uris,
                                         post_logout_redirect_uris=body.post_logout_redirect_uris,
                                         client_id=body.client_id)

@@ -7,9 +7,8 @@ login surfaces (the JSON API and the /authorize pages) run.
 from __future__ import annotations
 
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.transactions import in_transaction
 
-from app.identity import errors
+from app.identity import db, errors
 from app.identity.password import service as passwords
 from app.identity.twofactor import service as twofactor
 from app.identity.user.service import normalize_email
@@ -31,7 +30,7 @@ async def record_failure(email: str, ip: str, user_agent: str) -> None:
     """A wrong password for a known account goes into its trail (an unknown e-mail has none)."""
     user = await User.get_or_none(email_key=normalize_email(email)) if len(email) <= 320 else None
     if user is not None:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             await record(conn, user.id, EventKind.LOGIN_FAILED, ip=ip, user_agent=user_agent)
 
 

@@ -2,7 +2,7 @@
 (``/v1/auth/login``, ``/v1/2fa/check``, ``/v1/2fa/resend``, the password re-checks) and the
 /authorize pages.
 
-Each step takes the caller as plain values (:class:`app.identity.throttle.Caller`: the counters,
+Each step takes the caller as plain values (:class:`app.identity.gate.throttle.Caller`: the counters,
 the client's address and user agent; never a Request) and opens its own transactions: a throttle
 slot is kept or given back by how the step ended, so the slot has to enclose the transaction.
 The rules themselves are in login/service.py, twofactor/service.py and session/service.py.
@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import secrets
 
-from tortoise.transactions import in_transaction
-
-from app.identity import errors, throttle
+from app.identity import db, errors
+from app.identity.gate import throttle
 from app.identity.login import service
 from app.identity.passkey import service as passkeys
 from app.identity.session.service import open_session
-from app.identity.throttle import Caller
+from app.identity.gate.throttle import Caller
 from app.identity.twofactor import service as twofactor
 from models.identity import EventKind, Session, User
 from models.identity.events import record
@@ -58,7 +57,7 @@ async def send_email_code(caller: Caller, user: User, nonce: str) -> None:
     limits = ((throttle.EMAIL_CODE_ACCOUNT, user.public_id), (throttle.EMAIL_CODE_IP, caller.ip))
     taken = await caller.counters.take(*limits)
     try:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             await service.issue_email_code(conn, user, nonce)
     except BaseException:
         await caller.counters.give_back(taken)
@@ -79,7 +78,7 @@ async def second_step(caller: Caller, ticket: str, code: str | None, recovery_co
         if user is None:
             raise errors.TwoFactorExpired()
         failed: errors.TwoFactorFailed | None = None
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             try:
                 method = await service.second_factor(conn, user, payload.get("n") or "", code=code,
                                                      recovery_code=recovery_code)
@@ -98,7 +97,7 @@ async def second_step(caller: Caller, ticket: str, code: str | None, recovery_co
 async def passkey_step(rp: passkeys.RelyingParty, challenge_id: str, credential: str | dict) -> User:
     """The user of a passkey login ceremony. The challenge is used up first, in a transaction of
     its own: a failed verification never leaves it usable."""
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         challenge_row = await passkeys.take_challenge(conn, challenge_id, "login")
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         return await passkeys.finish_login(conn, challenge_row, credential, rp)

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
-from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
 from app.http.openapi import answers
-from app.identity import throttle
-from app.identity.bodies import read_body
+from app.identity import db
+from app.identity.gate import throttle
+from app.identity.gate.bodies import read_body
 from app.identity.login import steps
 from app.identity.login.schemas import CheckBody, LoginBody
 from app.identity.session.service import open_session
@@ -25,7 +25,7 @@ async def login(request: Request) -> HTTPResponse:
     user = await steps.password_step(caller, body.email, body.password)
     if (challenge := await steps.challenge(caller, user)) is not None:
         return reply(request, {"two_factor_required": True, "token": None, **challenge})
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         session, token = await open_session(conn, user, user_agent=caller.user_agent, ip=caller.ip, method="password")
     return reply(request, login_answer(session, token, user))
 

@@ -34,7 +34,7 @@ from app.identity import tokens
 from app.identity.errors import OAuthError, RefreshTokenReused
 from app.identity.session.service import is_live
 from app.identity.signing_key import service as keys
-from herald.sealing import IDENTITY, SignatureExpired
+from kit.sealing import IDENTITY, SignatureExpired
 from models.identity import AuthorizationCode, OAuthClient, RefreshToken, Session, User
 
 CODE_TTL = 60

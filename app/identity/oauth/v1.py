@@ -11,12 +11,12 @@ from __future__ import annotations
 import jwt
 from sanic import Blueprint, HTTPResponse, Request, redirect
 from sanic.response import json as json_response
-from tortoise.transactions import in_transaction
 
 from app.http.openapi import HTML, REDIRECT, STRING, Schema, answers, shape
 from app.http.responses import reply
-from app.identity import errors, throttle
-from app.identity.credentials import bearer
+from app.identity import db, errors
+from app.identity.gate import throttle
+from app.identity.gate.credentials import bearer
 from app.identity.login import steps
 from app.identity.oauth import pages, service, views
 from app.identity.passkey.service import relying_party
@@ -106,7 +106,7 @@ async def authorize(request: Request) -> HTTPResponse:
 
 
 async def _open_session(caller: throttle.Caller, user: User, method: str) -> Session:
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         session, _ = await open_session(conn, user, user_agent=caller.user_agent, ip=caller.ip, method=method)
     return session
 
@@ -157,7 +157,7 @@ async def authorize_submit(request: Request) -> HTTPResponse:
             return pages.error_page("Unknown sign-in step.")
     except errors.ServiceUnavailable:
         return pages.error_page("Sign-in is unavailable right now; try again shortly.", status=503)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         code = await service.issue_code(conn, client=client, user=user, session=session,
                                         redirect_uri=req["redirect_uri"], scope=req["scope"], nonce=req["nonce"],
                                         code_challenge=req["code_challenge"])
@@ -190,27 +190,27 @@ async def token(request: Request) -> HTTPResponse:
 
 
 async def _exchange_code(iss: str, client: OAuthClient, form) -> dict:
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         row, reused_session = await service.claim_code(conn, client, form.get("code") or "")
     if reused_session is not None:
         # A code used twice: someone else may hold it. Revoke what was issued from it.
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             await revoke(conn, [reused_session])
         raise errors.OAuthError("invalid_grant", "the code was already used")
     session, user = await service.check_code(row, redirect_uri=form.get("redirect_uri"),
                                              code_verifier=form.get("code_verifier"))
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         return await service.token_set(conn, issuer=iss, client=client, user=user, session=session,
                                        scope=row.scope, nonce=row.nonce)
 
 
 async def _refresh(iss: str, client: OAuthClient, form) -> dict:
     try:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             return await service.refresh(conn, issuer=iss, client=client, presented=form.get("refresh_token") or "",
                                          scope=form.get("scope"))
     except errors.RefreshTokenReused as reuse:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             await service.revoke_family(conn, reuse.family)
         raise
 
@@ -254,7 +254,7 @@ async def logout(request: Request) -> HTTPResponse:
             return invalid_token("a Bearer token is required")
     except (jwt.InvalidTokenError, errors.Unauthorized):
         return invalid_token("the token is not valid")
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         await revoke(conn, [session.id])
     if back:
         return redirect(back, status=303)

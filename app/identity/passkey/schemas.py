@@ -27,4 +27,4 @@ class FinishLoginBody(SnakeBody):
 
 
 class PasswordBody(SnakeBody):
-    password: str
+    password: str = ""

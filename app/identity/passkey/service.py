@@ -1,9 +1,10 @@
 """Passkeys (WebAuthn, py_webauthn 3): registration and login ceremonies.
 
 Each ceremony has a server-side challenge row (``pkc_<hex>``): single use, :data:`CHALLENGE_TTL`
-long; an unknown, used or expired one answers 400 ``DesafioExpirado``. The RP id is the host of
-the identity server's URL; accepted origins are the identity server's and the platform's
-(the dashboard runs the ceremony in the browser and forwards it): :func:`relying_party`. User
+long; an unknown, used or expired one answers 400 ``DesafioExpirado``. The RP id is
+``WEBAUTHN_RP_ID``, else the host of the identity server's URL; accepted origins are the identity
+server's, the platform's and the console's (the dashboard and the console run the ceremony in the
+browser and forward it): :func:`relying_party`. User
 verification is required: a passkey is a full login on its own.
 """
 
@@ -32,7 +33,7 @@ from webauthn.helpers.structs import (
 )
 
 from app.identity import errors, tokens
-from herald.settings import Settings
+from kit.settings import Settings
 from models.identity import PasskeyChallenge, PasskeyCredential, User
 
 CHALLENGE_TTL = timedelta(minutes=5)
@@ -47,10 +48,10 @@ class RelyingParty:
 
 def relying_party(settings: Settings) -> RelyingParty:
     origins = []
-    for system in ("identity", "platform"):
+    for system in ("identity", "platform", "console"):
         parts = urlsplit(settings.url_of(system))
         origins.append(f"{parts.scheme}://{parts.netloc}")
-    return RelyingParty(urlsplit(settings.url_of("identity")).hostname, tuple(origins))
+    return RelyingParty(settings.webauthn_rp_id or urlsplit(settings.url_of("identity")).hostname, tuple(origins))
 
 
 async def _new_challenge(conn: BaseDBAsyncClient, purpose: str, challenge: bytes, user: User | None) -> str:
@@ -65,14 +66,14 @@ async def take_challenge(conn: BaseDBAsyncClient, challenge_id: str, purpose: st
     """Uses up a live challenge of ``purpose`` (of ``user`` when given); 400 ``DesafioExpirado``
     otherwise (a challenge of someone else is left as it was)."""
     if len(challenge_id) > 40:  # longer than the column: names no challenge (the lookup would fail, a 500)
-        raise errors.DesafioExpirado()
+        raise errors.ChallengeExpired()
     now = datetime.now(timezone.utc)
     row = await PasskeyChallenge.filter(public_id=challenge_id, purpose=purpose).using_db(conn) \
         .select_for_update().first()
     if row is None or row.used_at is not None or row.expires_at <= now:
-        raise errors.DesafioExpirado()
+        raise errors.ChallengeExpired()
     if user is not None and row.user_id != user.id:
-        raise errors.DesafioExpirado()
+        raise errors.ChallengeExpired()
     await PasskeyChallenge.filter(id=row.id).using_db(conn).update(used_at=now)
     return row
 
@@ -104,7 +105,7 @@ async def finish_registration(conn: BaseDBAsyncClient, user: User, challenge: Pa
             credential=credential, expected_challenge=bytes(challenge.challenge), expected_rp_id=rp.id,
             expected_origin=list(rp.origins), require_user_verification=True)
     except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-        raise errors.PasskeyRecusada(f"The passkey could not be registered: {exc}") from None
+        raise errors.PasskeyRejected(f"The passkey could not be registered: {exc}") from None
     transports = (credential.get("response") or {}).get("transports") or []
     return await PasskeyCredential.create(
         public_id=tokens.public_id("pky"), user=user, credential_id=bytes_to_base64url(verified.credential_id),
@@ -140,18 +141,18 @@ async def finish_login(conn: BaseDBAsyncClient, challenge: PasskeyChallenge, cre
     try:
         parsed = parse_authentication_credential_json(credential)
     except (WebAuthnException, ValueError, KeyError, TypeError):
-        raise errors.PasskeyRecusada() from None
+        raise errors.PasskeyRejected() from None
     row = await PasskeyCredential.get_or_none(credential_id=bytes_to_base64url(parsed.raw_id)) \
         .using_db(conn).select_related("user")
     if row is None:
-        raise errors.PasskeyRecusada()
+        raise errors.PasskeyRejected()
     try:
         verified = verify_authentication_response(
             credential=parsed, expected_challenge=bytes(challenge.challenge), expected_rp_id=rp.id,
             expected_origin=list(rp.origins), credential_public_key=bytes(row.public_key),
             credential_current_sign_count=row.sign_count, require_user_verification=True)
     except (WebAuthnException, ValueError, KeyError, TypeError):
-        raise errors.PasskeyRecusada() from None
+        raise errors.PasskeyRejected() from None
     await PasskeyCredential.filter(id=row.id).using_db(conn).update(sign_count=verified.new_sign_count,
                                                                     last_used_at=datetime.now(timezone.utc))
     return row.user

@@ -1,6 +1,6 @@
 """Passkeys over the JSON API: ``/v1/passkeys/register/options``, ``/v1/passkeys/register``,
 ``/v1/passkeys/login/options``, ``/v1/passkeys/login`` (public), ``GET /v1/passkeys``,
-``DELETE /v1/passkeys/{id}`` (needs the password).
+``DELETE /v1/passkeys/{id}`` (the password in the body, or else a recent re-authentication).
 
 Adding a passkey adds a way in: both registration steps need a recent re-authentication of the
 session (session/service.py), so a stolen session token cannot plant one."""
@@ -8,13 +8,13 @@ session (session/service.py), so a stolen session token cannot plant one."""
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
-from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
 from app.http.openapi import answers
-from app.identity import throttle
-from app.identity.bodies import read_body, read_optional_body
-from app.identity.credentials import require_session
+from app.identity import db
+from app.identity.gate import throttle
+from app.identity.gate.bodies import read_body, read_optional_body
+from app.identity.gate.credentials import require_session
 from app.identity.login import steps
 from app.identity.passkey import service
 from app.identity.passkey.schemas import EmptyBody, FinishBody, FinishLoginBody, LoginOptionsBody, PasswordBody
@@ -37,7 +37,7 @@ async def register_options(request: Request) -> HTTPResponse:
     session = await require_session(request)
     read_optional_body(request, EmptyBody)
     await require_recent(session)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         challenge_id, options = await service.begin_registration(conn, session.user, relying_party(request))
     return reply(request, {"challenge_id": challenge_id, "options": options})
 
@@ -47,9 +47,9 @@ async def register(request: Request) -> HTTPResponse:
     session = await require_session(request)
     body = read_body(request, FinishBody)
     await require_recent(session)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         challenge = await service.take_challenge(conn, body.challenge_id, "register", session.user)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         row = await service.finish_registration(conn, session.user, challenge, body.credential, body.name,
                                                 relying_party(request))
         caller = throttle.caller(request)
@@ -61,7 +61,7 @@ async def register(request: Request) -> HTTPResponse:
 @bp.post("/v1/passkeys/login/options", ctx_optional_body=LoginOptionsBody)
 async def login_options(request: Request) -> HTTPResponse:
     body = read_optional_body(request, LoginOptionsBody)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         challenge_id, options = await service.begin_login(conn, body.email, relying_party(request))
     return reply(request, {"challenge_id": challenge_id, "options": options})
 
@@ -71,7 +71,7 @@ async def passkey_login(request: Request) -> HTTPResponse:
     body = read_body(request, FinishLoginBody)
     user = await steps.passkey_step(relying_party(request), body.challenge_id, body.credential)
     caller = throttle.caller(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         session, token = await open_session(conn, user, user_agent=caller.user_agent, ip=caller.ip, method="passkey")
     return reply(request, login_answer(session, token, user))
 
@@ -82,13 +82,18 @@ async def list_passkeys(request: Request) -> HTTPResponse:
     return reply(request, {"passkeys": [passkey_json(row) for row in await service.passkeys_of(session.user_id)]})
 
 
-@bp.delete("/v1/passkeys/<passkey_id:id>", ctx_auth="session", ctx_body=PasswordBody)
+@bp.delete("/v1/passkeys/<passkey_id:id>", ctx_auth="session", ctx_optional_body=PasswordBody)
 async def delete_passkey(request: Request, passkey_id: str) -> HTTPResponse:
+    """Removes a passkey: with the password, or (no body) on a session re-authenticated lately, as
+    the console asks it ("Confirm it is you") for every guarded write."""
     session = await require_session(request)
-    body = read_body(request, PasswordBody)
+    body = read_optional_body(request, PasswordBody)
     caller = throttle.caller(request)
-    await steps.password_step(caller, session.user.email, body.password)
-    async with in_transaction("identity") as conn:
+    if body.password:
+        await steps.password_step(caller, session.user.email, body.password)
+    else:
+        await require_recent(session)
+    async with db.transaction() as conn:
         await service.delete_passkey(conn, session.user_id, passkey_id)
         await record(conn, session.user_id, EventKind.PASSKEY_REMOVED, ip=caller.ip, user_agent=caller.user_agent,
                      passkey=passkey_id)

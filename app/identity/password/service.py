@@ -1,4 +1,4 @@
-"""Passwords: hashing (bcrypt, cost 12), the password policy, and resetting a forgotten one.
+"""Passwords: hashing (bcrypt, cost 12: ``PASSWORD_HASH_COST``, lower only in tests), the password policy, and resetting a forgotten one.
 
 - bcrypt runs in threads (it releases the GIL), in two separate pools per process: password
   checks (login and password re-checks) at most :data:`CHECK_SLOTS` at a time, new hashes
@@ -32,6 +32,7 @@ import bcrypt
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.identity import errors, tokens
+from kit.settings import get_settings
 from app.identity.session.service import revoke_all
 from app.identity.twofactor import service as twofactor
 from app.identity.user.service import INVALID_LINK, consume_email_token, normalize_email
@@ -39,7 +40,7 @@ from models.identity import EmailToken, EmailTokenPurpose, EventKind, User, User
 from models.identity.events import record
 from models.identity.email import queue_email
 
-COST = 12
+COST = 12  # the contract's minimum and the default of PASSWORD_HASH_COST
 MIN_LENGTH = 8  # registration (the contract's register schema)
 RESET_MIN_LENGTH = 12  # reset policy
 MAX_LENGTH = 1024
@@ -57,9 +58,14 @@ def _bytes(password: str) -> bytes:
     return raw
 
 
+def cost() -> int:
+    return get_settings().password_hash_cost
+
+
 @lru_cache(maxsize=1)
 def _dummy_hash() -> bytes:
-    return bcrypt.hashpw(b"herald-dummy-password", bcrypt.gensalt(rounds=COST))
+    # The same cost as real hashes: an unknown e-mail's check takes as long as a known one's.
+    return bcrypt.hashpw(b"herald-dummy-password", bcrypt.gensalt(rounds=cost()))
 
 
 def _pool(name: str, size: int) -> asyncio.Semaphore:
@@ -70,7 +76,7 @@ def _pool(name: str, size: int) -> asyncio.Semaphore:
 
 async def hash_password(password: str) -> str:
     async with _pool("hash", HASH_SLOTS):
-        hashed = await asyncio.to_thread(bcrypt.hashpw, _bytes(password), bcrypt.gensalt(rounds=COST))
+        hashed = await asyncio.to_thread(bcrypt.hashpw, _bytes(password), bcrypt.gensalt(rounds=cost()))
     return hashed.decode("ascii")
 
 

@@ -5,12 +5,12 @@
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
-from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
 from app.http.openapi import answers
-from app.identity import errors, throttle
-from app.identity.bodies import read_body
+from app.identity import db, errors
+from app.identity.gate import throttle
+from app.identity.gate.bodies import read_body
 from app.identity.password import service
 from app.identity.password.schemas import ResetCodeBody, ResetConfirmBody, ResetRequestBody
 from app.identity.twofactor import service as twofactor
@@ -28,9 +28,9 @@ async def request_reset(request: Request) -> HTTPResponse:
     await caller.counters.take(*limits)  # every request counts: each may send an e-mail
     recipients = await service.reset_recipients(email)
     if recipients:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             for user, to in recipients:
-                await service.send_reset(conn, user, request.app.ctx.settings.url_of("platform"), to)
+                await service.send_reset(conn, user, request.app.ctx.settings.url_of("console"), to)
     # The same answer whether or not the address has an account.
     return reply(request, {"accepted": True}, status=202)
 
@@ -51,7 +51,7 @@ async def send_reset_code(request: Request) -> HTTPResponse:
                                        (throttle.EMAIL_CODE_IP, caller.ip))
     sent = False
     try:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             sent = await service.send_reset_code(conn, user, row)
     finally:
         if not sent:
@@ -73,7 +73,7 @@ async def confirm_reset(request: Request) -> HTTPResponse:
     limits = ((throttle.TWO_FACTOR_ACCOUNT, user.public_id), (throttle.TWO_FACTOR_IP, caller.ip)) if method else ()
     new_hash = await service.hash_password(body.password)
     async with throttle.failures(caller.counters, *limits, counted=(errors.TwoFactorFailed,)):
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             await service.reset_password(conn, user, row, body.token, new_hash, method, code=body.code,
                                          recovery_code=body.recovery_code, ip=caller.ip,
                                          user_agent=caller.user_agent)

@@ -8,12 +8,11 @@
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
-from tortoise.transactions import in_transaction
 
 from app.http.openapi import NO_CONTENT, answers
 from app.http.responses import no_content, reply
-from app.identity import errors
-from app.identity.credentials import require_service
+from app.identity import db, errors
+from app.identity.gate.credentials import require_service
 from app.identity.provisioning import service
 
 bp = Blueprint("identity_provisioning")
@@ -34,6 +33,6 @@ async def lookup(request: Request) -> HTTPResponse:
            ctx_responses=answers({204: NO_CONTENT}))
 async def withdraw(request: Request, user_id: str) -> HTTPResponse:
     require_service(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         await service.withdraw(conn, user_id)
     return no_content()

@@ -154,4 +154,4 @@ async def check_passkey(conn: BaseDBAsyncClient, session: Session, challenge: Pa
         raise errors.InvalidInput("Send the authenticator's 'credential'.", details={"credential": "required"})
     user = await passkeys.finish_login(conn, challenge, credential, rp)
     if user.id != session.user_id:
-        raise errors.PasskeyRecusada()
+        raise errors.PasskeyRejected()

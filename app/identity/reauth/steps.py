@@ -4,14 +4,13 @@ rules are in service.py."""
 
 from __future__ import annotations
 
-from tortoise.transactions import in_transaction
-
-from app.identity import errors, throttle
+from app.identity import db, errors
+from app.identity.gate import throttle
 from app.identity.login import steps
 from app.identity.passkey import service as passkeys
 from app.identity.reauth import service
 from app.identity.reauth.schemas import ReauthBody, StartBody
-from app.identity.throttle import Caller
+from app.identity.gate.throttle import Caller
 from app.identity.twofactor import service as twofactor
 from app.identity.user.service import masked
 from models.identity import Session
@@ -21,7 +20,7 @@ async def start(caller: Caller, session: Session, body: StartBody, rp: passkeys.
     """A passkey challenge, or an e-mailed code to one of the person's verified addresses."""
     user = session.user
     if body.method == "passkey":
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             challenge_id, options = await service.start_passkey(conn, user, rp)
         return {"method": "passkey", "challenge_id": challenge_id, "options": options}
     address = await service.email_destination(user, body.email_id)
@@ -29,7 +28,7 @@ async def start(caller: Caller, session: Session, body: StartBody, rp: passkeys.
     taken = await caller.counters.take((throttle.EMAIL_CODE_ACCOUNT, user.public_id),
                                        (throttle.EMAIL_CODE_IP, caller.ip))
     try:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             await service.send_email_otp(conn, user, challenge_id, address.email)
     except BaseException:
         await caller.counters.give_back(taken)
@@ -52,7 +51,7 @@ async def reauthenticate(caller: Caller, session: Session, body: ReauthBody, rp:
         factor = await twofactor.factor_to_check(user, code=body.code, recovery_code=body.recovery_code)
         async with throttle.failures(caller.counters, *(code_limits if factor else ()),
                                      counted=(errors.TwoFactorFailed,)):
-            async with in_transaction("identity") as conn:
+            async with db.transaction() as conn:
                 how = "password"
                 if factor is not None:
                     how += "+" + await twofactor.check_second_factor(conn, user, factor, code=body.code,
@@ -65,7 +64,7 @@ async def reauthenticate(caller: Caller, session: Session, body: ReauthBody, rp:
         if not body.code:  # a recovery code goes with the password method
             raise errors.TwoFactorMissing("Send the 'code' of the authenticator app.")
         async with throttle.failures(caller.counters, *code_limits, counted=(errors.TwoFactorFailed,)):
-            async with in_transaction("identity") as conn:
+            async with db.transaction() as conn:
                 how = await twofactor.check_second_factor(conn, user, factor, code=body.code, recovery_code=None)
                 await service.mark(conn, session, how, caller.ip, caller.user_agent)
     elif method == "email_otp":
@@ -74,7 +73,7 @@ async def reauthenticate(caller: Caller, session: Session, body: ReauthBody, rp:
             raise errors.TwoFactorMissing("Send the 'code' from the e-mail.")
         failed: errors.TwoFactorFailed | None = None
         async with throttle.failures(caller.counters, *code_limits, counted=(errors.TwoFactorFailed,)):
-            async with in_transaction("identity") as conn:
+            async with db.transaction() as conn:
                 try:
                     await twofactor.consume_email_code(conn, user, nonce, body.code)
                 except errors.TwoFactorFailed as exc:
@@ -85,8 +84,8 @@ async def reauthenticate(caller: Caller, session: Session, body: ReauthBody, rp:
                 raise failed
     else:
         # The challenge is used up in a transaction of its own: a refused assertion never leaves it usable.
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             challenge = await passkeys.take_challenge(conn, body.challenge_id or "", "reauth", user)
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             await service.check_passkey(conn, session, challenge, body.credential, rp)
             await service.mark(conn, session, "passkey", caller.ip, caller.user_agent)

@@ -8,9 +8,10 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.openapi import answers
 from app.http.responses import reply
-from app.identity import errors, throttle
-from app.identity.bodies import read_body
-from app.identity.credentials import require_session
+from app.identity import errors
+from app.identity.gate import throttle
+from app.identity.gate.bodies import read_body
+from app.identity.gate.credentials import require_session
 from app.identity.passkey.v1 import relying_party
 from app.identity.reauth import service, steps
 from app.identity.reauth.schemas import ReauthBody, StartBody

@@ -8,7 +8,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from app.http.openapi import answers
 from app.http.responses import reply
 from app.identity import errors
-from app.identity.credentials import require_session
+from app.identity.gate.credentials import require_session
 from app.identity.security_event import service
 from app.identity.security_event.views import EVENTS, event_json
 

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
-from tortoise.transactions import in_transaction
 
 from app.http.responses import no_content, reply
 from app.http.openapi import NO_CONTENT, answers
-from app.identity import throttle
-from app.identity.credentials import require_session
+from app.identity import db
+from app.identity.gate import throttle
+from app.identity.gate.credentials import require_session
 from app.identity.session import service
 from app.identity.session.views import SESSIONS, VALIDATION, session_json, validation_json
 from models.identity import EventKind
@@ -27,7 +27,7 @@ async def validate(request: Request) -> HTTPResponse:
 async def logout(request: Request) -> HTTPResponse:
     session = await require_session(request)
     caller = throttle.caller(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         await service.end_session(conn, session, EventKind.LOGOUT, ip=caller.ip, user_agent=caller.user_agent)
     return no_content()
 
@@ -44,7 +44,7 @@ async def delete_session(request: Request, session_id: str) -> HTTPResponse:
     current = await require_session(request)
     target = await service.own_session(current, session_id)
     caller = throttle.caller(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         await service.end_session(conn, target, EventKind.SESSION_REVOKED, ip=caller.ip,
                                   user_agent=caller.user_agent)
     return no_content()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.responses import reply
-from app.identity.credentials import require_session
+from app.identity.gate.credentials import require_session
 from app.identity.session_token import service
 
 bp = Blueprint("identity_session_token")

@@ -19,9 +19,9 @@ import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.transactions import in_transaction
 
-from herald.sealing import IDENTITY
+from app.identity import db
+from kit.sealing import IDENTITY
 from models.identity import KeyStatus, SigningKey
 
 PURPOSE = "signing-key"
@@ -43,7 +43,7 @@ def _new_key_row() -> dict[str, Any]:
 async def ensure_active_key() -> None:
     if await SigningKey.filter(status=KeyStatus.ACTIVE).exists():
         return
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [_LOCK])
         if not await SigningKey.filter(status=KeyStatus.ACTIVE).using_db(conn).exists():
             await SigningKey.create(**_new_key_row(), status=KeyStatus.ACTIVE, using_db=conn)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
-from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
 from app.http.openapi import answers
-from app.identity.credentials import require_service
+from app.identity import db
+from app.identity.gate.credentials import require_service
 from app.identity.signing_key import service
 
 bp = Blueprint("identity_signing_key")
@@ -16,6 +16,6 @@ bp = Blueprint("identity_signing_key")
 @bp.post("/v1/auth/keys/rotate", ctx_auth="service", ctx_responses=answers({201: None}))
 async def rotate_keys(request: Request) -> HTTPResponse:
     require_service(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         key = await service.rotate(conn)
     return reply(request, {"kid": key.kid, "status": key.status.value}, status=201)

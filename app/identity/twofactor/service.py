@@ -32,7 +32,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
 
 from app.identity import errors
-from herald.sealing import IDENTITY, SignatureExpired
+from kit.sealing import IDENTITY, SignatureExpired
 from models.identity import EmailCode, EmailFactor, EventKind, RecoveryCode, TotpFactor, TotpStatus, User
 from models.identity.events import record
 from models.identity.email import queue_email

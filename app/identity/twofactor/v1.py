@@ -10,12 +10,12 @@ the password (a different factor than the one being changed). The second login s
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
-from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
-from app.identity import errors, throttle
-from app.identity.bodies import read_body
-from app.identity.credentials import require_session
+from app.identity import db, errors
+from app.identity.gate import throttle
+from app.identity.gate.bodies import read_body
+from app.identity.gate.credentials import require_session
 from app.identity.login import steps
 from app.identity.reauth.service import SECOND_FACTOR, require_recent
 from app.identity.twofactor import service
@@ -41,7 +41,7 @@ async def state(request: Request) -> HTTPResponse:
 @bp.post("/v1/2fa/setup", ctx_auth="session", ctx_body=PasswordBody)
 async def setup(request: Request) -> HTTPResponse:
     user = (await _with_password(request)).user
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         secret = await service.start_setup(conn, user)
     return reply(request, {"secret": secret, "otpauth_url": service.otpauth_url(secret, user.email),
                            "status": "pending"})
@@ -54,7 +54,7 @@ async def verify(request: Request) -> HTTPResponse:
     user, caller = session.user, throttle.caller(request)
     limits = ((throttle.TWO_FACTOR_ACCOUNT, user.public_id), (throttle.TWO_FACTOR_IP, caller.ip))
     async with throttle.failures(caller.counters, *limits, counted=(errors.TwoFactorFailed,)):
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             codes = await service.confirm_setup(conn, user, body.code)
     return reply(request, {"enabled": True, "recovery_codes": codes})
 
@@ -62,7 +62,7 @@ async def verify(request: Request) -> HTTPResponse:
 @bp.post("/v1/2fa/disable", ctx_auth="session", ctx_body=PasswordBody)
 async def disable(request: Request) -> HTTPResponse:
     session = await _with_password(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         await service.disable(conn, session.user)
     return reply(request, {"enabled": False})
 
@@ -71,7 +71,7 @@ async def disable(request: Request) -> HTTPResponse:
 async def use_email(request: Request) -> HTTPResponse:
     """Switch the second factor to e-mailed codes (replacing an app factor); new recovery codes."""
     session = await _with_password(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         codes = await service.use_email(conn, session.user)
     return reply(request, {"enabled": True, "method": "email", "recovery_codes": codes})
 
@@ -89,7 +89,7 @@ async def resend(request: Request) -> HTTPResponse:
 async def regenerate(request: Request) -> HTTPResponse:
     session = await _with_password(request)
     caller = throttle.caller(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         codes = await service.regenerate_recovery_codes(conn, session.user, ip=caller.ip,
                                                         user_agent=caller.user_agent)
     return reply(request, {"recovery_codes": codes})
@@ -102,7 +102,7 @@ async def regenerate_after_reauth(request: Request) -> HTTPResponse:
     session = await require_session(request)
     await require_recent(session, SECOND_FACTOR)
     caller = throttle.caller(request)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         codes = await service.regenerate_recovery_codes(conn, session.user, ip=caller.ip,
                                                         user_agent=caller.user_agent)
     return reply(request, {"recovery_codes": codes})

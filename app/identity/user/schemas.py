@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from app.http.bodies import SnakeBody
+from app.http.bodies import SnakeBody, example
 
 
 class CreateUserBody(SnakeBody):
+    model_config = example({
+        "email": "ana@example.com",
+        "password": "correct-horse-battery-staple",
+        "name": "Ana Lima",
+    })
     email: str
     password: str
     name: str = ""

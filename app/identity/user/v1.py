@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
 from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
 
 from app.http.responses import reply
 from app.http.openapi import answers
-from app.identity import errors, throttle
-from app.identity.bodies import read_body
-from app.identity.credentials import is_service, require_session
+from app.identity import db, errors
+from app.identity.gate import throttle
+from app.identity.gate.bodies import read_body
+from app.identity.gate.credentials import is_service, require_session
 from app.identity.password import service as passwords
 from app.identity.reauth.service import require_recent
 from app.identity.user import service
@@ -48,9 +48,9 @@ async def create_user(request: Request) -> HTTPResponse:
     await service.refuse_taken(email)
     password_hash = await passwords.hash_password(body.password)
     try:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             user = await service.create_user(conn, email, name, password_hash,
-                                             request.app.ctx.settings.url_of("platform"))
+                                             request.app.ctx.settings.url_of("console"))
     except IntegrityError:
         raise service.email_taken() from None
     return reply(request, {"user": user_json(user)}, status=201)
@@ -80,9 +80,9 @@ async def patch_user(request: Request, user_id: str) -> HTTPResponse:
         limits = _address_limits(request, per_ip, email)
         await throttle.counters(request).take((throttle.EMAIL_CHANGE_ACCOUNT, user.public_id), *limits)
     try:
-        async with in_transaction("identity") as conn:
+        async with db.transaction() as conn:
             user = await service.change_user(conn, user, name=name, email=email,
-                                             platform_url=request.app.ctx.settings.url_of("platform"))
+                                             platform_url=request.app.ctx.settings.url_of("console"))
     except IntegrityError:
         raise service.email_taken() from None
     return reply(request, {"user": user_json(user)})
@@ -91,6 +91,6 @@ async def patch_user(request: Request, user_id: str) -> HTTPResponse:
 @bp.post("/v1/auth/verify", ctx_body=TokenBody)
 async def verify_email(request: Request) -> HTTPResponse:
     body = read_body(request, TokenBody)
-    async with in_transaction("identity") as conn:
+    async with db.transaction() as conn:
         user = await service.verify_email(conn, body.token)
     return reply(request, {"verified": True, "user": user_json(user)})

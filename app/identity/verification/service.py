@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from app.identity import errors, throttle
+from app.identity import errors
+from app.identity.gate import throttle
 from app.identity.user.service import queue_verification
 from models.identity import User
 

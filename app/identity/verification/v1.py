@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
-from tortoise.transactions import in_transaction
 
 from app.http.openapi import answers
 from app.http.responses import reply
-from app.identity import throttle
-from app.identity.credentials import require_session
+from app.identity import db
+from app.identity.gate import throttle
+from app.identity.gate.credentials import require_session
 from app.identity.verification import service
 
 bp = Blueprint("identity_verification")
@@ -19,6 +19,6 @@ async def resend(request: Request) -> HTTPResponse:
     user = (await require_session(request)).user
     service.refuse_verified(user)
     await throttle.counters(request).take(*service.limits(user))
-    async with in_transaction("identity") as conn:
-        await service.resend(conn, user, request.app.ctx.settings.url_of("platform"))
+    async with db.transaction() as conn:
+        await service.resend(conn, user, request.app.ctx.settings.url_of("console"))
     return reply(request, {"sent": True}, status=202)

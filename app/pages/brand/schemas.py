@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator
 
-from app.http.bodies import Body
+from app.http.bodies import Body, example
 from app.pages import validation
 
 
 class BrandPut(Body):
+    model_config = example({
+        "LogoUrl": "https://example.com/logo.png",
+        "PrimaryColor": "#1a73e8",
+        "SecondaryColor": "#202124",
+        "Font": "Inter",
+    })
     logo_url: str = Field(max_length=2048)
     primary_color: str = Field(max_length=7)
     secondary_color: str = Field(max_length=7)

@@ -13,7 +13,7 @@ from app.http.openapi import NULLABLE_STRING, answers, reply_of, shape
 from app.http.responses import reply
 from app.pages import db
 from app.pages.brand.schemas import BrandPut
-from app.pages.gate import tenant_of
+from app.pages.gate.v1 import tenant_of
 from models.pages import Brand
 
 bp = Blueprint("v1_brand", url_prefix="/v1")

@@ -17,7 +17,7 @@ from tortoise.exceptions import IntegrityError
 from app.http import errors
 from app.http.paging import KeysetPage, Page as Listing
 from app.pages.errors import DomainNotVerified, VerificationUnavailable
-from herald.dns import Unreachable, lookup, resolver_for
+from kit.dns import Unreachable, lookup, resolver_for
 from models.pages import CustomDomain, DomainCheck
 from models.pages.site import CheckOutcome, DomainStatus, outcome_of, record_check, record_name, record_value
 

@@ -13,19 +13,20 @@ from pydantic import Field, field_validator
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
-from app.http.bodies import Body, parse_body
+from app.http.bodies import Body, example, parse_body
 from app.http.openapi import NO_CONTENT, answers
 from app.http.paging import KeysetPage
 from app.http.responses import no_content, reply
 from app.pages import db, validation
 from app.pages.domain import service
 from app.pages.domain.views import DOMAIN, DOMAINS, domain_view
-from app.pages.gate import tenant_of
+from app.pages.gate.v1 import tenant_of
 
 bp = Blueprint("v1_domains", url_prefix="/v1")
 
 
 class DomainCreate(Body):
+    model_config = example({"Name": "www.example.com"})
     name: str = Field(max_length=253)
 
     _name = field_validator("name")(classmethod(lambda cls, value: validation.host(value)))

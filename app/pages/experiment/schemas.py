@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from app.http.bodies import Body
+from app.http.bodies import Body, FieldProblem, example
 from app.pages.page.schemas import Blocks, dump_blocks
 from models.pages.page import MAX_VARIANTS
 
@@ -47,9 +47,12 @@ class VariantDelta(Body):
     @model_validator(mode="after")
     def _something(self) -> VariantDelta:
         if not (self.views or self.conversions):
-            raise ValueError("a delta counts at least one view or conversion")
+            raise FieldProblem("Views", "a delta counts at least one view or conversion")
         return self
 
 
 class ExperimentEvents(Body):
+    model_config = example({
+        "Deltas": [{"VariantId": "var_8f14e45fceea167a5a36dedd", "Views": 120, "Conversions": 7}],
+    })
     deltas: list[VariantDelta] = Field(min_length=1, max_length=MAX_VARIANTS)

@@ -9,7 +9,7 @@ a new experiment. Visitors are assigned by :func:`models.pages.page.assign_varia
 visitor id), so a visitor sees one variant for the whole test.
 
 Auto-stop: the rule is :func:`models.pages.page.stop_rule_met`, evaluated every minute by the
-``pages_experiments.evaluate`` actor (schedules/pages_experiments.py enqueues it).
+``pages_experiments.evaluate`` actor (schedules/pages/experiments.py enqueues it).
 """
 
 from __future__ import annotations

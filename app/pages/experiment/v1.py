@@ -21,7 +21,7 @@ from app.pages import db
 from app.pages.experiment import service
 from app.pages.experiment.schemas import AutoStop, Promotion, VariantCreate
 from app.pages.experiment.views import EXPERIMENT, VARIANT, VARIANTS, experiment_view, variant_view
-from app.pages.gate import tenant_of
+from app.pages.gate.v1 import tenant_of
 from app.pages.page.schemas import MAX_BODY_BYTES
 
 bp = Blueprint("v1_experiments", url_prefix="/v1")

@@ -1,6 +1,6 @@
 """Forms (scopes ``forms:read``, ``forms:write``): ``GET/POST /v1/formularios``, ``GET/PATCH/DELETE
 /v1/formularios/{id}`` (PATCH touches only the fields sent; DELETE refused with 409 while a page uses
-the form)."""
+the form). A field's ``Pattern`` RE2 cannot compile is a 422 naming the field (app/pages/form/service.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from app.pages import db
 from app.pages.form import service
 from app.pages.form.schemas import FormCreate, FormPatch
 from app.pages.form.views import FORM, FORMS, form_view
-from app.pages.gate import tenant_of
+from app.pages.gate.v1 import tenant_of
 
 bp = Blueprint("v1_forms", url_prefix="/v1")
 
@@ -28,7 +28,8 @@ async def list_forms(request: Request) -> HTTPResponse:
                            "NextCursor": found.next_cursor, "HasMore": found.has_more})
 
 
-@bp.post("/formularios", ctx_scope="forms:write", ctx_body=FormCreate, ctx_responses=answers({201: FORM}))
+@bp.post("/formularios", ctx_scope="forms:write", ctx_body=FormCreate, ctx_errors=(422,),
+         ctx_responses=answers({201: FORM}))
 async def create_form(request: Request) -> HTTPResponse:
     """A new form: fields, consent checkbox, where submissions go."""
     body = parse_body(request, FormCreate)
@@ -43,7 +44,7 @@ async def get_form(request: Request, form_id: str) -> HTTPResponse:
     return reply(request, {"Formulario": form_view(await service.find(db.connection(), tenant_of(request), form_id))})
 
 
-@bp.patch("/formularios/<form_id:id>", ctx_scope="forms:write", ctx_body=FormPatch,
+@bp.patch("/formularios/<form_id:id>", ctx_scope="forms:write", ctx_body=FormPatch, ctx_errors=(422,),
           ctx_responses=answers({200: FORM}))
 async def update_form(request: Request, form_id: str) -> HTTPResponse:
     """Changes a form: only the fields sent, validated as on create."""

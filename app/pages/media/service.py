@@ -1,7 +1,9 @@
 """Media: images of an account, stored by content.
 
 - Allowlisted types only, recognised from the bytes (never the name or the declared type): PNG,
-  JPEG, GIF, WebP. SVG is refused (it can carry script).
+  JPEG, GIF, WebP (415 for another type). SVG is refused (it can carry script). Bytes that claim
+  one of these types are kept only when they decode whole as it (app/pages/media/image.py, in a
+  thread, within a pixel bound): else 422, and nothing is written.
 - At most :data:`MAX_BYTES`.
 - The file is written to disk first (``<media dir>/<sha256>``, through a temporary file and an atomic
   rename), then the row; a crash in between leaves an unreferenced file, never a row without its
@@ -14,7 +16,7 @@
   again: a duplicate rewrites the file when it is absent.
 - An image a page uses (draft, live version or a variant) cannot be deleted: 409.
 - Served publicly by id only (the row names the file; no path ever comes from a request).
-- Import from a URL goes through herald/egress.py (https on 443, no internal addresses, checked
+- Import from a URL goes through kit/egress.py (https on 443, no internal addresses, checked
   again at connect time, no redirects, the answer capped while reading).
 """
 
@@ -30,9 +32,10 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
 from app.http.paging import KeysetPage, Page as Listing
-from app.pages.errors import UnsupportedMedia
+from app.pages.errors import UndecodableImage, UnsupportedMedia
+from app.pages.media import image
 from app.pages.page.service import used_in_pages
-from herald import egress
+from kit import egress
 from models.pages import Media
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -40,17 +43,19 @@ IMPORT_TIMEOUT = 10.0
 ALLOWED_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 
 
-def sniff(data: bytes) -> str | None:
-    """The image type the bytes are, or None."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if data.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if data[:6] in (b"GIF87a", b"GIF89a"):
-        return "image/gif"
-    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    return None
+async def inspect(data: bytes, *, field: str) -> str:
+    """The content type of an image that may be kept: 413 too big, 415 not an allowlisted type,
+    422 (``Details[field]``) when the bytes do not decode as the type they claim. Decoding runs
+    in a thread: the event loop goes on serving while a large image is checked."""
+    if len(data) > MAX_BYTES:
+        raise errors.PayloadTooLarge(MAX_BYTES)
+    content_type = image.sniff(data)
+    if content_type is None:
+        raise UnsupportedMedia(details={field: "not a PNG, JPEG, GIF or WebP image"})
+    problem = await asyncio.to_thread(image.decode_problem, data, content_type)
+    if problem is not None:
+        raise UndecodableImage(f"The file {problem}.", details={field: problem})
+    return content_type
 
 
 def media_dir(var_dir: Path) -> Path:
@@ -83,15 +88,11 @@ async def _lock_content(conn: BaseDBAsyncClient, digest: str) -> None:
     await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [int(digest[:15], 16)])
 
 
-async def store(conn: BaseDBAsyncClient, tenant: str, data: bytes, *, directory: Path, filename: str = "",
-                source_url: str | None = None) -> tuple[Media, bool]:
+async def store(conn: BaseDBAsyncClient, tenant: str, data: bytes, content_type: str, *, directory: Path,
+                filename: str = "", source_url: str | None = None) -> tuple[Media, bool]:
     """(row, created): disk first, then the row; a duplicate writes nothing (but a missing file).
-    ``conn`` is a transaction (the content lock is held until it ends)."""
-    if len(data) > MAX_BYTES:
-        raise errors.PayloadTooLarge(MAX_BYTES)
-    content_type = sniff(data)
-    if content_type is None:
-        raise UnsupportedMedia(details={"arquivo": "not a PNG, JPEG, GIF or WebP image"})
+    ``data`` passed :func:`inspect` (before the transaction: no connection is held while it decodes),
+    which gave ``content_type``. ``conn`` is a transaction (the content lock is held until it ends)."""
     digest = hashlib.sha256(data).hexdigest()
     await _lock_content(conn, digest)
     existing = await Media.filter(tenant_id=tenant, sha256=digest).using_db(conn).first()

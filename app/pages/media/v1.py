@@ -23,7 +23,7 @@ from app.http.openapi import (BINARY, NO_CONTENT, NULLABLE_STRING, STRING, TIMES
 from app.http.paging import KeysetPage
 from app.http.responses import iso, no_content, reply
 from app.pages import db
-from app.pages.gate import tenant_of
+from app.pages.gate.v1 import tenant_of
 from app.pages.media import service
 from models.pages import Media
 
@@ -61,7 +61,7 @@ async def list_media(request: Request) -> HTTPResponse:
 
 
 # The body is multipart/form-data (field ``arquivo``), described by ctx_multipart (docs/openapi.md).
-@bp.post("/midias", ctx_scope="pages:write", ctx_errors=(400, 413, 415),
+@bp.post("/midias", ctx_scope="pages:write", ctx_errors=(400, 413, 415, 422),
          ctx_multipart=fields(arquivo=BINARY), ctx_multipart_required=("arquivo",),
          ctx_responses=answers({200: MEDIA, 201: MEDIA}))
 async def upload_media(request: Request) -> HTTPResponse:
@@ -70,8 +70,10 @@ async def upload_media(request: Request) -> HTTPResponse:
     if upload is None:
         raise errors.ValidationError("Send the image as multipart/form-data in the field 'arquivo'.",
                                      details={"arquivo": "required"})
+    data = bytes(upload.body)
+    content_type = await service.inspect(data, field="arquivo")
     async with db.transaction() as conn:
-        row, created = await service.store(conn, tenant_of(request), bytes(upload.body),
+        row, created = await service.store(conn, tenant_of(request), data, content_type,
                                            directory=_directory(request), filename=upload.name or "")
     return reply(request, {"Midia": media_view(row)}, status=201 if created else 200)
 
@@ -82,9 +84,10 @@ async def import_media(request: Request) -> HTTPResponse:
     """Imports an image from a URL (SSRF-safe); a duplicate answers the existing one."""
     body = parse_body(request, MediaImport)
     data = await service.fetch(body.url, allow_loopback=request.app.ctx.settings.webhooks_allow_loopback)
+    content_type = await service.inspect(data, field="Url")
     async with db.transaction() as conn:
-        row, created = await service.store(conn, tenant_of(request), data, directory=_directory(request),
-                                           source_url=body.url)
+        row, created = await service.store(conn, tenant_of(request), data, content_type,
+                                           directory=_directory(request), source_url=body.url)
     return reply(request, {"Midia": media_view(row)}, status=201 if created else 200)
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
-from app.http.bodies import Body
+from app.http.bodies import Body, FieldProblem, example
 from app.pages import validation
 
 MAX_BLOCKS = 200
@@ -41,7 +41,7 @@ class ImageBlock(Body):
     @model_validator(mode="after")
     def _one_source(self) -> ImageBlock:
         if (self.media_id is None) == (self.url is None):
-            raise ValueError("an image block takes exactly one of MediaId and Url")
+            raise FieldProblem("MediaId", "an image block takes exactly one of MediaId and Url")
         return self
 
 
@@ -121,6 +121,10 @@ class PageCreate(_PageFields):
 
 class PagePatch(_PageFields):
     """Only the fields sent are touched; slug and title are validated as on create."""
+    model_config = example({
+        "Title": "Black Friday",
+        "Blocks": [{"Type": "heading", "Text": "Black Friday: 40% off"}],
+    })
 
     title: str = Field(default="", max_length=200)
     slug: str = Field(default="", max_length=100)

@@ -20,7 +20,7 @@ from app.http.openapi import NO_CONTENT, answers
 from app.http.paging import KeysetPage
 from app.http.responses import no_content, reply
 from app.pages import db
-from app.pages.gate import tenant_of
+from app.pages.gate.v1 import tenant_of
 from app.pages.page import service
 from app.pages.page.schemas import MAX_BODY_BYTES, PageCreate, PagePatch
 from app.pages.page.views import PAGE, PAGES, PUBLISHED, VERSIONS, page_view, version_view

@@ -6,13 +6,15 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from app.http.bodies import Body
+from app.http.bodies import Body, example
 from app.pages import validation
 
 MAX_DELTAS = 500
 
 
 class RedirectCreate(Body):
+    model_config = example({"Domain": "go.example.com", "Slug": "promo",
+                            "Target": "https://shop.example.com/black-friday", "StatusCode": 302})
     domain: str = Field(max_length=253)
     slug: str = Field(max_length=100)
     target: str
@@ -25,6 +27,7 @@ class RedirectCreate(Body):
 
 class RedirectPatch(Body):
     """Only the fields sent are touched, validated as on create (clicks are kept)."""
+    model_config = example({"Target": "https://shop.example.com/cyber-monday"})
 
     domain: str = Field(default="", max_length=253)
     slug: str = Field(default="", max_length=100)

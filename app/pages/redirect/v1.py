@@ -11,7 +11,7 @@ from app.http.openapi import NO_CONTENT, answers
 from app.http.paging import KeysetPage
 from app.http.responses import no_content, reply
 from app.pages import db
-from app.pages.gate import tenant_of
+from app.pages.gate.v1 import tenant_of
 from app.pages.redirect import service
 from app.pages.redirect.schemas import RedirectCreate, RedirectPatch
 from app.pages.redirect.views import CLICKS, REDIRECT, REDIRECTS, clicks_view, redirect_view

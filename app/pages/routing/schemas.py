@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from app.http.bodies import Body
+from app.http.bodies import Body, FieldProblem, example
 from app.pages import validation
 
 MAX_DESTINATIONS = 20
@@ -35,6 +35,10 @@ class DestinationIn(Body):
 
 
 class RoutingPut(Body):
+    model_config = example({
+        "Destinations": [{"Url": "https://shop.example.com/a", "Weight": 50},
+                         {"Url": "https://shop.example.com/b", "Weight": 50}],
+    })
     destinations: list[DestinationIn] = Field(min_length=1, max_length=MAX_DESTINATIONS)
 
     def rows(self) -> list[dict]:
@@ -44,9 +48,9 @@ class RoutingPut(Body):
     @model_validator(mode="after")
     def _weights(self) -> RoutingPut:
         if sum(item.weight for item in self.destinations) != 100:
-            raise ValueError("the destinations' weights must sum to 100")
+            raise FieldProblem("Destinations", "the destinations' weights must sum to 100")
         if len({item.url for item in self.destinations}) != len(self.destinations):
-            raise ValueError("each destination URL may appear once")
+            raise FieldProblem("Destinations", "each destination URL may appear once")
         return self
 
 

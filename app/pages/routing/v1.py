@@ -12,7 +12,7 @@ from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, answers
 from app.http.responses import no_content, reply
 from app.pages import db
-from app.pages.gate import tenant_of
+from app.pages.gate.v1 import tenant_of
 from app.pages.routing import service
 from app.pages.routing.schemas import RoutingPut
 from app.pages.routing.views import CLICKS, ROUTING, clicks_view, routing_view

@@ -9,7 +9,7 @@ from app.http.openapi import answers
 from app.platform import db
 from app.platform.account import service
 from app.platform.account.views import ACCOUNT, USAGE, account_view, usage_view
-from app.platform.api_key.gate import ANY_KEY, principal_of
+from app.platform.gate.v1 import ANY_KEY, principal_of
 
 bp = Blueprint("v1_account", url_prefix="/v1/account")
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.http.openapi import STRING, reply_of, shape
 from app.platform.api_key.principal import Principal
-from herald.timestamps import iso
+from kit.timestamps import iso
 
 
 def account_view(principal: Principal) -> dict[str, Any]:

@@ -20,14 +20,23 @@ from app.http.responses import no_content, reply
 from app.platform import db
 from app.platform.api_key import service
 from app.platform.api_key.schemas import KeyCreate
-from app.platform.api_key.views import CREATED, KEYS, created_json, key_json
+from app.platform.api_key.views import CREATED, KEYS, SCOPE_CATALOG, created_json, key_json
 from app.platform.errors import InvalidScopes, ScopeError
-from app.platform.session import gate
+from app.platform.gate import api as gate
 from models.platform.api_key import KeyKind
+from models.platform.scopes import PUBLISHABLE_SCOPES, SCOPES
 
 bp = Blueprint("platform_dashboard_api_key")
 
 KINDS = {"live": KeyKind.LIVE, "test": KeyKind.TEST, "publishable": KeyKind.PUBLISHABLE}
+
+
+@bp.get("/api/api-key-scopes", ctx_auth="session", ctx_responses=answers({200: SCOPE_CATALOG}))
+async def scope_catalog(request: Request) -> HTTPResponse:
+    """The scopes a new key may hold, in catalog order, with what each grants and whether a
+    publishable key may hold it (the console's key form is built from it)."""
+    return reply(request, {"Scopes": [{"Scope": scope, "Grants": grants, "Publishable": scope in PUBLISHABLE_SCOPES}
+                                      for scope, grants in SCOPES.items()]})
 
 
 @bp.get("/api/tenants/<tenant_id:id>/api-keys", ctx_auth="session", ctx_tenant="path", ctx_role="admin",

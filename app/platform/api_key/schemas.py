@@ -7,10 +7,11 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.http.bodies import SnakeBody
+from app.http.bodies import SnakeBody, example
 
 
 class KeyCreate(SnakeBody):
+    model_config = example({"name": "Production server", "scopes": ["email:send", "email:read"], "kind": "live"})
     name: str = Field(max_length=200)
     scopes: list[str] | None = Field(default=None, max_length=64)
     # live (sk_live_, the default), test (sk_test_) or publishable (pk_live_, read-only scopes)

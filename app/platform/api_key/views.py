@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.platform.api_key import ApiKey
 
 NULLABLE_TIMESTAMP = {"type": ["string", "null"], "format": "date-time"}
@@ -15,6 +15,8 @@ KEY_FIELDS = dict(Id=STRING, Name=STRING, Hint=STRING, Kind=STRING, Mode=STRING,
 KEY_SHAPE = shape(**KEY_FIELDS)
 KEYS = reply_of(ApiKeys={"type": "array", "items": KEY_SHAPE}, NextCursor=NULLABLE_STRING, HasMore={"type": "boolean"})
 CREATED = reply_of(ApiKey=shape(**KEY_FIELDS, Key=STRING))
+SCOPE_CATALOG = reply_of(Scopes={"type": "array", "items": shape(Scope=STRING, Grants=STRING,
+                                                                   Publishable={"type": "boolean"})})
 
 
 def key_json(key: ApiKey) -> dict[str, Any]:

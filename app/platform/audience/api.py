@@ -26,7 +26,7 @@ from app.platform.audience import service
 from app.platform.audience.schemas import (MAX_BODY_BYTES, MAX_BULK_BODY_BYTES, MAX_MEMBERS_BODY_BYTES, ContactBulk,
                                            ContactCreate, ListUpsert, MembersAdd)
 from app.platform.audience.views import ADDED, BULK, CONTACT, CONTACTS, LIST, LISTS
-from app.platform.session import gate
+from app.platform.gate import api as gate
 
 bp = Blueprint("platform_dashboard_audience")
 

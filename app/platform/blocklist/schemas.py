@@ -6,11 +6,16 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.http.bodies import Body
+from app.http.bodies import Body, example
 
 
 class BlockCreate(Body):
     """An entry (or a suggestion): an e-mail address, a domain (and its subdomains) or a phone number."""
+    model_config = example({
+        "Kind": "domain",
+        "Value": "spam-sender.example",
+        "Reason": "Bounces and complaints in several accounts",
+    })
 
     kind: Literal["address", "domain", "phone"]
     value: str = Field(min_length=1, max_length=320)

@@ -1,7 +1,8 @@
 """The blocklist's rules: entries, suggestions and their decisions (no Request, no transaction).
 
-Matching (:func:`blocked`) lives in models/platform/blocklist.py, because the delivery actor
-re-checks with it too (tasks may not import app): the send path calls it through this module.
+Matching is not here: a send is checked inside the one accept statement
+(app/platform/message/statement.py) and again by the delivery actor, both from the candidates of
+models/platform/blocklist.py (:func:`~models.platform.blocklist.candidates`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from tortoise.exceptions import IntegrityError
 from app.http import errors
 from app.platform.errors import SuppressedAddress
 from app.platform.staff.service import Actor, record
-from models.platform.blocklist import BlockEntry, BlockKind, BlockSuggestion, SuggestionState, blocked, normalize
+from models.platform.blocklist import BlockEntry, BlockKind, BlockSuggestion, SuggestionState, normalize
 
-__all__ = ["blocked", "refusal"]
+__all__ = ["refusal"]
 
 
 def refusal(recipients, hits: set[str]) -> SuppressedAddress | None:

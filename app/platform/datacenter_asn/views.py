@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http.openapi import STRING, TIMESTAMP, reply_of, shape
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.platform.datacenter_asn import DatacenterAsn
 
 ASN_SHAPE = shape(Asn={"type": "integer"}, Name=STRING, CreatedBy=STRING, CreatedAt=TIMESTAMP)

@@ -15,7 +15,7 @@ from app.http.paging import OffsetPage
 from app.http.responses import reply
 from app.http.openapi import answers
 from app.platform import db
-from app.platform.api_key.gate import principal_of
+from app.platform.gate.v1 import principal_of
 from app.platform.device import service
 from app.platform.device.schemas import DeviceRegistration, check_web_token
 from app.platform.device.views import DEVICE, DEVICES, device_view

@@ -17,7 +17,7 @@ from app.http.openapi import answers, reply_of
 from app.http.responses import reply
 from app.platform import db
 from app.platform.flag import service
-from app.platform.session import gate
+from app.platform.gate import api as gate
 
 bp = Blueprint("platform_dashboard_flag")
 log = logging.getLogger("herald.dashboard")

@@ -2,9 +2,13 @@
 
     GET    /api/tenants/{id}/invitations             pending invitations (admin), cursor paging
     POST   /api/tenants/{id}/invitations             ``{Email, Role}``: invite; the e-mail is queued with it
+                                                     (MAILS_PER_INVITER a day per inviter: 429 ``Throttling``)
     DELETE /api/tenants/{id}/invitations/{token}     cancel (``{token}``: the id ``cvt_...`` or the link's token)
     GET    /api/invitations/{token}/preview          public, PREVIEW_LIMIT a minute per client address
     POST   /api/invitations/accept                   ``{Token}``: the token is the authority
+    POST   /api/invitations/decline                  ``{Token}``: 204, idempotent; public (the token is the
+                                                     authority, as the e-mailed link is), DECLINE_LIMIT a
+                                                     minute per client address: declining needs no account
     GET    /api/me/convites                          pending and expired, to the person's verified addresses
     POST   /api/me/convites/{id}/aceitar             200, idempotent
     POST   /api/me/convites/{id}/recusar             204, idempotent
@@ -31,10 +35,11 @@ from app.platform import db
 from app.platform.errors import IdentityUnavailable, InvitationsUnavailable
 from app.platform.invitation import service
 from app.platform.invitation.schemas import InvitationAccept, InvitationCreate
-from app.platform.invitation.views import (ACCEPTED, CONTAGEM, CONVITE, CONVITES, INVITATION, INVITATIONS, PREVIEW,
-                                           convite_json, invitation_json, preview_json)
+from app.platform.invitation.views import (ACCEPTED, INVITATION, INVITATIONS, OWN_INVITATION, OWN_INVITATIONS,
+                                           PENDING_COUNT, PREVIEW, invitation_json, own_invitation_json,
+                                           preview_json)
 from app.platform.member import grants
-from app.platform.session import gate
+from app.platform.gate import api as gate
 from models.platform.invitation import Invitation
 from models.platform.member import Role
 
@@ -42,13 +47,9 @@ bp = Blueprint("platform_dashboard_invitation")
 log = logging.getLogger("herald.dashboard")
 
 PREVIEW_LIMIT = 60  # previews a minute per client address
+DECLINE_LIMIT = 10  # declines by token a minute per client address
 DECISION_LIMIT = 30  # accepts and declines an hour per person (contract, Limits)
 HOUR = 3600
-
-
-def _mailer(request: Request) -> service.Mailer:
-    settings = request.app.ctx.settings
-    return service.Mailer(settings.identity_mail_key, settings.identity_mail_from, settings.url_of("platform"))
 
 
 async def _verified(request: Request) -> list[str]:
@@ -101,12 +102,13 @@ async def list_invitations(request: Request, tenant_id: str) -> HTTPResponse:
 
 
 @bp.post("/api/tenants/<tenant_id:id>/invitations", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
-         ctx_body=InvitationCreate, ctx_errors=(403, 409, 413), ctx_responses=answers({201: INVITATION}))
+         ctx_body=InvitationCreate, ctx_errors=(403, 409, 413, 429), ctx_responses=answers({201: INVITATION}))
 async def invite(request: Request, tenant_id: str) -> HTTPResponse:
     body = parse_body(request, InvitationCreate)
     access = gate.tenant(request)
     async with db.transaction() as conn:
-        row = await service.invite(conn, access, body.email, Role(body.role), _mailer(request))
+        row = await service.invite(conn, access, body.email, Role(body.role),
+                                   service.Mailer.of(request.app.ctx.settings), request.app.ctx.dashboard_limiter)
     request.app.ctx.wakeup.poke()
     return reply(request, {"Invitation": invitation_json(row, access.tenant_id)}, status=201)
 
@@ -156,7 +158,25 @@ async def accept_by_token(request: Request) -> HTTPResponse:
     return reply(request, {"Invitation": invitation_json(row, row.tenant.public_id), "TenantId": row.tenant.public_id})
 
 
-@bp.get("/api/me/convites", ctx_auth="session", ctx_errors=(502, 503), ctx_responses=answers({200: CONVITES}))
+@bp.post("/api/invitations/decline", ctx_public=True, ctx_body=InvitationAccept, ctx_errors=(409, 410, 429),
+         ctx_responses=answers({204: NO_CONTENT}))
+async def decline_by_token(request: Request) -> HTTPResponse:
+    """Decline from the e-mailed link, signed in or not: whoever holds the link may say no (only a
+    POST acts, so a mail scanner fetching the link declines nothing)."""
+    body = parse_body(request, InvitationAccept)
+    decision = await request.app.ctx.dashboard_limiter.hit(f"invite-decline:{gate.client_address(request)}",
+                                                           DECLINE_LIMIT, 60)
+    if not decision.allowed:
+        raise errors.Throttling(decision.retry_after, headers=decision.headers())
+    row = await service.by_token(db.connection(), body.token)
+    if row is None:
+        raise errors.NotFound("No such invitation.")
+    async with db.transaction() as conn:
+        await service.decline(conn, row, "")
+    return no_content()
+
+
+@bp.get("/api/me/convites", ctx_auth="session", ctx_errors=(502, 503), ctx_responses=answers({200: OWN_INVITATIONS}))
 async def my_invitations(request: Request) -> HTTPResponse:
     emails = await _verified(request)
     try:
@@ -164,16 +184,16 @@ async def my_invitations(request: Request) -> HTTPResponse:
     except Exception as failure:  # noqa: BLE001 - the store did not answer: the contract's 503
         log.warning("invitations unavailable: %r", failure)
         raise InvitationsUnavailable(retry_after=5) from None
-    return reply(request, {"Convites": [convite_json(row) for row in rows]})
+    return reply(request, {"Convites": [own_invitation_json(row) for row in rows]})
 
 
 @bp.post("/api/me/convites/<invitation_id:id>/aceitar", ctx_auth="session", ctx_errors=(409, 410, 429, 502, 503),
-         ctx_responses=answers({200: CONVITE}))
+         ctx_responses=answers({200: OWN_INVITATION}))
 async def accept_mine(request: Request, invitation_id: str) -> HTTPResponse:
     await _count_decision(request)
     row = await service.mine(db.connection(), await _verified(request), invitation_id)
     row = await _accept(request, row)
-    return reply(request, {"Convite": convite_json(row)})
+    return reply(request, {"Convite": own_invitation_json(row)})
 
 
 @bp.post("/api/me/convites/<invitation_id:id>/recusar", ctx_auth="session", ctx_errors=(409, 410, 429, 503),
@@ -186,7 +206,7 @@ async def decline_mine(request: Request, invitation_id: str) -> HTTPResponse:
     return no_content()
 
 
-@bp.get("/api/me/convites/contagem", ctx_auth="session", ctx_responses=answers({200: CONTAGEM}))
+@bp.get("/api/me/convites/contagem", ctx_auth="session", ctx_responses=answers({200: PENDING_COUNT}))
 async def count_mine(request: Request) -> HTTPResponse:
     try:
         count = await service.pending_count(db.connection(), await _verified(request))

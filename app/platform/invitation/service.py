@@ -11,6 +11,12 @@ account that sends Herald's own mail: the tenant of ``IDENTITY_MAIL_KEY`` when i
 else the "Herald" system tenant (slug ``herald-system``) in test mode from the sandbox domain. The
 message and its outbox row commit with the invitation: an invitation never exists without its
 e-mail queued, and a failed write queues nothing.
+
+Each inviter queues at most :data:`MAILS_PER_INVITER` invitation e-mails a day (a fixed UTC day in
+Redis, app/http/ratelimit.py, shared by every process): past it, 429 ``Throttling`` with
+``Retry-After`` (until the next UTC midnight) and the ``X-RateLimit-*`` headers. An e-mail is
+counted once the invitation has passed its own checks (a refused duplicate costs nothing), just
+before it is queued.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from html import escape
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
+from app.http.ratelimit import RateLimiter
 from app.platform.api_key.principal import KeyDirectory, Principal
 from app.platform.errors import (AlreadyAccepted, Declined, Expired, InviteEmailMismatch, InviteInvalid,
                                  ResourceLimit, Revoked)
@@ -29,6 +36,7 @@ from app.platform.member import service as members
 from app.platform.member.service import TenantAccess
 from app.platform.message import service as messages
 from app.platform.tenant.service import create_tenant
+from kit.settings import Settings
 from models.platform.domain import SANDBOX_DOMAIN
 from models.platform.invitation import LIFE_DAYS, Invitation, InvitationStatus, hash_token, new_token
 from models.platform.member import Role
@@ -37,6 +45,8 @@ from models.platform.tenant import Tenant
 PENDING_PER_TENANT = 100
 SYSTEM_TENANT_SLUG = "herald-system"  # the same as herald/bootstrap.py's
 INVITATION_ID = "cvt_"
+MAILS_PER_INVITER = 50  # invitation e-mails a day per inviter (issue 38: an inviter is no mailing list)
+DAY = 86400
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,10 @@ class Mailer:
     key: str | None
     sender: str | None
     platform_url: str
+
+    @classmethod
+    def of(cls, settings: Settings) -> "Mailer":
+        return cls(settings.identity_mail_key, settings.identity_mail_from, settings.url_of("console"))
 
 
 def status_of(row: Invitation, now: datetime | None = None) -> str:
@@ -92,10 +106,20 @@ async def _send(conn: BaseDBAsyncClient, mailer: Mailer, row: Invitation, token:
         raise outcome.error
 
 
-async def invite(conn: BaseDBAsyncClient, access: TenantAccess, email: str, role: Role, mailer: Mailer
-                 ) -> Invitation:
+async def count_mail(limiter: RateLimiter, inviter: str) -> None:
+    """Count one invitation e-mail of ``inviter`` (a ``usr_...``); 429 ``Throttling`` past the day's cap."""
+    decision = await limiter.hit(f"invite-mail:{inviter}", MAILS_PER_INVITER, DAY)
+    if not decision.allowed:
+        raise errors.Throttling(decision.retry_after,
+                                f"At most {MAILS_PER_INVITER} invitation e-mails a day per person; try again later.",
+                                headers=decision.headers())
+
+
+async def invite(conn: BaseDBAsyncClient, access: TenantAccess, email: str, role: Role, mailer: Mailer,
+                 limiter: RateLimiter) -> Invitation:
     """A new pending invitation and its e-mail (one transaction: ``conn``). An admin invites
-    admins and members, an owner also owners; one pending invitation per address and account."""
+    admins and members, an owner also owners; one pending invitation per address and account;
+    the e-mail counts against the inviter's daily cap (:func:`count_mail`)."""
     access.require(Role.OWNER if role is Role.OWNER else Role.ADMIN)
     now = datetime.now(timezone.utc)
     await conn.execute_query("SELECT id FROM tenants WHERE id = $1 FOR UPDATE", [access.tenant_pk])
@@ -105,6 +129,7 @@ async def invite(conn: BaseDBAsyncClient, access: TenantAccess, email: str, role
         raise errors.Conflict("This address already has a pending invitation to this account.")
     if await pending.count() >= PENDING_PER_TENANT:
         raise ResourceLimit("pending invitations", PENDING_PER_TENANT)
+    await count_mail(limiter, access.user_id)
     token = new_token()
     row = await Invitation.create(tenant_id=access.tenant_pk, email=normal_email(email), role=role.value,
                                   token_hash=hash_token(token), invited_by=access.user_id,

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
 from app.platform.invitation.service import status_of
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.platform.invitation import Invitation
 
 STATUS = {"type": "string", "enum": ["pending", "accepted", "declined", "revoked", "expired"]}
@@ -17,11 +17,11 @@ INVITATIONS = reply_of(Invitations={"type": "array", "items": INVITATION_SHAPE},
                        HasMore={"type": "boolean"})
 PREVIEW = reply_of(Email=STRING, TenantName=STRING, Role=STRING, Status=STATUS, HasAccount={"type": ["boolean", "null"]})
 ACCEPTED = reply_of(Invitation=INVITATION_SHAPE, TenantId=STRING)
-CONVITE_SHAPE = shape(Id=STRING, TenantId=STRING, TenantName=STRING, Email=STRING, Role=STRING, Status=STATUS,
-                      CreatedAt=TIMESTAMP, ExpiresAt=TIMESTAMP)
-CONVITES = reply_of(Convites={"type": "array", "items": CONVITE_SHAPE})
-CONVITE = reply_of(Convite=CONVITE_SHAPE)
-CONTAGEM = reply_of(pendentes={"type": ["integer", "null"]})
+OWN_INVITATION_SHAPE = shape(Id=STRING, TenantId=STRING, TenantName=STRING, Email=STRING, Role=STRING,
+                             Status=STATUS, CreatedAt=TIMESTAMP, ExpiresAt=TIMESTAMP)
+OWN_INVITATIONS = reply_of(Convites={"type": "array", "items": OWN_INVITATION_SHAPE})
+OWN_INVITATION = reply_of(Convite=OWN_INVITATION_SHAPE)
+PENDING_COUNT = reply_of(pendentes={"type": ["integer", "null"]})
 
 
 def invitation_json(row: Invitation, tenant_id: str) -> dict[str, Any]:
@@ -29,7 +29,7 @@ def invitation_json(row: Invitation, tenant_id: str) -> dict[str, Any]:
             "CreatedAt": iso(row.created_at), "ExpiresAt": iso(row.expires_at)}
 
 
-def convite_json(row: Invitation) -> dict[str, Any]:
+def own_invitation_json(row: Invitation) -> dict[str, Any]:
     """An invitation of the person's own (its account is loaded with it)."""
     return {**invitation_json(row, row.tenant.public_id), "TenantName": row.tenant.name}
 

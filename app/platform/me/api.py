@@ -18,8 +18,9 @@ from app.http.query import int_param
 from app.http.responses import no_content, reply
 from app.platform.me import service, views
 from app.platform.me.schemas import AddressBody, AuthAddressBody, ProfileBody, ReauthBody, StartBody
-from app.platform.session import gate
-from app.platform.session.errors import SessaoNecessaria
+from app.platform.gate import api as gate
+from app.platform.passkey.mine import ceremony_origins
+from app.platform.session.errors import OwnSessionRequired
 from app.platform.session.api import identity
 
 bp = Blueprint("platform_dashboard_me")
@@ -101,12 +102,13 @@ async def make_primary(request: Request, email_id: str) -> HTTPResponse:
     return reply(request, {"emails": [views.address_json(row) for row in rows]})
 
 
-@bp.post("/api/me/emails/<email_id:str>/reenviar", ctx_auth="session", ctx_responses=answers({204: NO_CONTENT}),
+@bp.post("/api/me/emails/<email_id:str>/reenviar", name="reenviar", ctx_auth="session",
+         ctx_responses=answers({204: NO_CONTENT}),
          ctx_errors=(422, 429, 502))
-async def reenviar(request: Request, email_id: str) -> HTTPResponse:
+async def resend_address_verification(request: Request, email_id: str) -> HTTPResponse:
     """The address's verification link again; 422 ``EnderecoNaoRecebe`` when it is verified."""
     client, caller, principal = _who(request)
-    await service.reenviar(client, caller, principal.token, email_id)
+    await service.resend_address_verification(client, caller, principal.token, email_id)
     return no_content()
 
 
@@ -117,7 +119,7 @@ async def events(request: Request) -> HTTPResponse:
     event ``antes`` (the previous page's ``NextCursor``). Not inside a support session: 403
     ``SessaoNecessaria`` (the gate keeps the support session on ``request.ctx.support``)."""
     if getattr(request.ctx, "support", None) is not None:
-        raise SessaoNecessaria()
+        raise OwnSessionRequired()
     before = request.args.get("antes") or None
     if before is not None and not EVENT_ID.fullmatch(before):
         raise errors.Unprocessable("'antes' is not an event id.", details={"antes": "not an event id"})
@@ -150,9 +152,9 @@ async def start_reauth(request: Request) -> HTTPResponse:
     verified address ``email_id``; ``passkey`` answers WebAuthn options (``origin`` must be the
     dashboard's)."""
     body = parse_body(request, StartBody)
-    if body.metodo == "passkey" and gate.origin_of(body.origin or "") not in gate.allowed_origins(
+    if body.metodo == "passkey" and gate.origin_of(body.origin or "") not in ceremony_origins(
             request.app.ctx.settings):
-        raise errors.ValidationError("'origin' is not an origin of the dashboard.",
+        raise errors.ValidationError("'origin' is not an origin of the dashboard or the console.",
                                      details={"origin": "not a configured relying party origin"})
     client, caller, principal = _who(request)
     started = await service.start_reauth(client, caller, principal.token, body.metodo, body.email_id)

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from app.http.bodies import Body, SnakeBody
 
-Metodo = Literal["password", "totp", "email_otp", "passkey"]
+SignInMethod = Literal["password", "totp", "email_otp", "passkey"]
 
 
 class ProfileBody(SnakeBody):
@@ -31,7 +31,7 @@ class StartBody(SnakeBody):
 
 
 class ReauthBody(SnakeBody):
-    metodo: Metodo
+    metodo: SignInMethod
     senha: str | None = Field(default=None, max_length=1024)
     codigo: str | None = Field(default=None, max_length=64)
     codigo_recuperacao: str | None = Field(default=None, max_length=64)

@@ -17,7 +17,7 @@ from typing import Any
 
 from app.http import errors
 from app.http.services import ServiceClient
-from app.platform.session.errors import EnderecoNaoRecebe, EnvioRecusado, ReauthIndisponivel, ReauthRequired, \
+from app.platform.session.errors import AddressTakesNoMail, SendingRefused, ReauthUnavailable, ReauthRequired, \
     reauth_details
 from app.platform.session.service import Caller, call
 
@@ -43,7 +43,7 @@ def _list(body: dict, key: str, what: str) -> list[dict]:
 
 async def reauth_status(client: ServiceClient, caller: Caller, token: str, accepted: tuple[str, ...] = ANY) -> dict:
     return await call(client, caller, "GET", f"/v1/auth/reauth?accepted={','.join(accepted)}", user_token=token,
-                      outage=ReauthIndisponivel)
+                      outage=ReauthUnavailable)
 
 
 async def require_recent(client: ServiceClient, caller: Caller, token: str, accepted: tuple[str, ...] = ANY) -> None:
@@ -53,7 +53,7 @@ async def require_recent(client: ServiceClient, caller: Caller, token: str, acce
     if state.get("recent") is True:
         return
     if state.get("recent") is not False:
-        raise ReauthIndisponivel()
+        raise ReauthUnavailable()
     raise ReauthRequired(details=reauth_details(state))
 
 
@@ -121,14 +121,14 @@ async def resend_verification(client: ServiceClient, caller: Caller, token: str,
     await call(client, caller, "POST", _address_path(email_id, "/verify/resend"), user_token=token)
 
 
-async def reenviar(client: ServiceClient, caller: Caller, token: str, email_id: str) -> None:
+async def resend_address_verification(client: ServiceClient, caller: Caller, token: str, email_id: str) -> None:
     """``/api/me`` wording of :func:`resend_verification`: a verified address is 422
     ``EnderecoNaoRecebe``; the identity server unable to queue the e-mail is 502 ``EnvioRecusado``."""
     try:
         await call(client, caller, "POST", _address_path(email_id, "/verify/resend"), user_token=token,
-                   outage=EnvioRecusado)
+                   outage=SendingRefused)
     except errors.Conflict:
-        raise EnderecoNaoRecebe() from None
+        raise AddressTakesNoMail() from None
 
 
 # -- security trail -------------------------------------------------------------------------------

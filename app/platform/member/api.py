@@ -2,12 +2,20 @@
 
     GET    /api/tenants/{id}/members            direct members of the account (any member), with the
                                                 e-mail and name the identity server gives (null if it does not)
-    POST   /api/tenants/{id}/members            link a person (``UserId``, ``Role``): admin; owner for owners
+    POST   /api/tenants/{id}/members            ``{UserId, Role}`` (admin; owner for owners): a direct
+                                                member gets the role (200 ``{Member}``); anyone else is
+                                                INVITED, never linked: 202 ``{Invitation}``
     DELETE /api/tenants/{id}/members/{userId}   unlink (admin; owner for owners; anyone may leave)
 
-The identity server's grants follow the membership in the same step (app/platform/member/grants.py):
-the grant is written before the membership commits, so a refused grant leaves no membership; a
-failed commit takes the grant back.
+Nobody joins an account without saying yes (issue 38): the header-less dashboard acts in the
+smallest account id among a person's direct memberships (the contract's rule), so a link made
+without consent could make an attacker's account the victim's default. ``POST .../members`` for a
+person who is not a direct member files an invitation to the address the identity server has for
+them (the same invitation, e-mail and daily cap as ``POST .../invitations``); the membership is
+made when they accept it. Access inherited from an ancestor needs no link.
+
+The identity server's grants follow a role change in the same step (app/platform/member/grants.py):
+the grant is written before the change commits, so a refused grant leaves the role as it was.
 """
 
 from __future__ import annotations
@@ -19,10 +27,12 @@ from app.http.openapi import NO_CONTENT, answers
 from app.http.responses import no_content, reply
 from app.http.services import services
 from app.platform import db
+from app.platform.invitation import service as invitations
+from app.platform.invitation.views import INVITATION, invitation_json
 from app.platform.member import grants, service
 from app.platform.member.schemas import MemberCreate
 from app.platform.member.views import MEMBER, MEMBERS, member_json
-from app.platform.session import gate
+from app.platform.gate import api as gate
 from models.platform.member import Role
 
 bp = Blueprint("platform_dashboard_member")
@@ -37,23 +47,27 @@ async def list_members(request: Request, tenant_id: str) -> HTTPResponse:
 
 
 @bp.post("/api/tenants/<tenant_id:id>/members", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
-         ctx_body=MemberCreate, ctx_errors=(403, 409, 413, 502), ctx_responses=answers({200: MEMBER, 201: MEMBER}))
+         ctx_body=MemberCreate, ctx_errors=(403, 409, 413, 429, 502),
+         ctx_responses=answers({200: MEMBER, 202: INVITATION}))
 async def add_member(request: Request, tenant_id: str) -> HTTPResponse:
     body = parse_body(request, MemberCreate)
-    access = gate.tenant(request)
+    access, role = gate.tenant(request), Role(body.role)
     identity = services(request.app).client("identity")
-    granted = False
-    try:
-        async with db.transaction() as conn:
-            row, created = await service.add(conn, access, body.user_id, Role(body.role))
-            await grants.grant(identity, access.tenant_id, body.user_id, Role(body.role))
-            granted = True
-    except Exception:
-        if granted and created:
-            await grants.revoke(identity, access.tenant_id, body.user_id)
-        raise
-    await grants.sync_after(identity, db.connection(), access.tenant_pk)
-    return reply(request, {"Member": member_json(row)}, status=201 if created else 200)
+    async with db.transaction() as conn:
+        row = await service.change_role(conn, access, body.user_id, role)
+        if row is not None:
+            await grants.grant(identity, access.tenant_id, body.user_id, role)
+    if row is not None:
+        await grants.sync_after(identity, db.connection(), access.tenant_pk)
+        return reply(request, {"Member": member_json(row)})
+    person = await grants.person(identity, body.user_id)  # 404 for a user nobody knows
+    async with db.transaction() as conn:
+        await service.check_room(conn, access.tenant_pk)
+        invited = await invitations.invite(conn, access, person["email"], role,
+                                           invitations.Mailer.of(request.app.ctx.settings),
+                                           request.app.ctx.dashboard_limiter)
+    request.app.ctx.wakeup.poke()
+    return reply(request, {"Invitation": invitation_json(invited, access.tenant_id)}, status=202)
 
 
 @bp.delete("/api/tenants/<tenant_id:id>/members/<user_id:id>", ctx_auth="session", ctx_tenant="path",

@@ -47,25 +47,25 @@ async def products(identity: ServiceClient) -> list[str]:
 
 async def subscribe(identity: ServiceClient, tenant_id: str) -> list[str]:
     catalog = await products(identity)
-    for produto in catalog:
-        await _ok(await identity.post(f"/v1/tenants/{tenant_id}/produtos", json={"produto": produto, "status": "ativo"}),
+    for product_key in catalog:
+        await _ok(await identity.post(f"/v1/tenants/{tenant_id}/produtos", json={"produto": product_key, "status": "ativo"}),
                   "a subscription")
     return catalog
 
 
 async def grant(identity: ServiceClient, tenant_id: str, user_id: str, role: Role,
                 catalog: list[str] | None = None) -> None:
-    for produto in catalog if catalog is not None else await products(identity):
+    for product_key in catalog if catalog is not None else await products(identity):
         answer = await identity.post(f"/v1/tenants/{tenant_id}/acessos",
-                                     json={"user_id": user_id, "produto": produto, "papel": PRODUCT_ROLE[role]})
+                                     json={"user_id": user_id, "produto": product_key, "papel": PRODUCT_ROLE[role]})
         if answer.status == 404:
             raise errors.NotFound("No such user.")
         await _ok(answer, "a grant")
 
 
 async def revoke(identity: ServiceClient, tenant_id: str, user_id: str) -> None:
-    for produto in await products(identity):
-        await _ok(await identity.request("DELETE", f"/v1/tenants/{tenant_id}/acessos/{user_id}/{produto}"),
+    for product_key in await products(identity):
+        await _ok(await identity.request("DELETE", f"/v1/tenants/{tenant_id}/acessos/{user_id}/{product_key}"),
                   "a revocation")
 
 
@@ -73,6 +73,19 @@ async def provision(identity: ServiceClient, tenant_id: str, owner_id: str) -> N
     """A new account: subscribed to the catalog, its owner granted ``admin`` on every product."""
     catalog = await subscribe(identity, tenant_id)
     await grant(identity, tenant_id, owner_id, Role.OWNER, catalog)
+
+
+async def person(identity: ServiceClient, user_id: str) -> dict:
+    """``{"email", "name", "email_verified"}`` of one person (service credential): 404 when the
+    identity server knows no such user, 502 when it does not answer usefully."""
+    answer = await identity.get(f"/v1/users/{user_id}")
+    if answer.status == 404:
+        raise errors.NotFound("No such user.")
+    user = (await _ok(answer, "the user lookup")).get("user")
+    if not isinstance(user, dict) or not isinstance(user.get("email"), str):
+        log.error("identity answered GET /v1/users/%s without an e-mail", user_id)
+        raise errors.UpstreamError()
+    return {"email": user["email"], "name": user.get("name"), "email_verified": user.get("email_verified") is True}
 
 
 async def people(identity: ServiceClient, user_ids: list[str]) -> dict[str, dict]:
@@ -106,15 +119,15 @@ async def sync_subtree(identity: ServiceClient, conn, tenant_pk: int) -> None:
         listed = await _ok(await identity.get(f"/v1/tenants/{tenant_id}/acessos"), "the grants")
         held: dict[tuple[str, str], str] = {(row["user_id"], row["produto"]): row["papel"]
                                             for row in listed.get("acessos", []) if isinstance(row, dict)}
-        for user_id, papel in wanted.items():
-            for produto in catalog:
-                if held.get((user_id, produto)) != papel:
+        for user_id, role in wanted.items():
+            for product_key in catalog:
+                if held.get((user_id, product_key)) != role:
                     await _ok(await identity.post(f"/v1/tenants/{tenant_id}/acessos",
-                                                  json={"user_id": user_id, "produto": produto, "papel": papel}),
+                                                  json={"user_id": user_id, "produto": product_key, "papel": role}),
                               "a grant")
-        for user_id, produto in held:
+        for user_id, product_key in held:
             if user_id not in wanted:
-                await _ok(await identity.request("DELETE", f"/v1/tenants/{tenant_id}/acessos/{user_id}/{produto}"),
+                await _ok(await identity.request("DELETE", f"/v1/tenants/{tenant_id}/acessos/{user_id}/{product_key}"),
                           "a revocation")
 
 

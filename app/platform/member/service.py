@@ -107,24 +107,27 @@ async def members(conn: BaseDBAsyncClient, tenant: TenantAccess) -> list[Members
     return await Membership.filter(tenant_id=tenant.tenant_pk).using_db(conn).order_by("id").limit(MEMBERS_PER_TENANT)
 
 
-async def add(conn: BaseDBAsyncClient, tenant: TenantAccess, user_id: str, role: Role) -> tuple[Membership, bool]:
-    """Link ``user_id`` with ``role`` (or change the role of a link that exists); an admin grants
-    admin or member only. Returns the row and whether it is new."""
+async def change_role(conn: BaseDBAsyncClient, tenant: TenantAccess, user_id: str, role: Role) -> Membership | None:
+    """Give a direct member ``role``; an admin grants admin or member only. None when ``user_id``
+    is not a direct member: nobody is linked without saying yes, so a new member comes through an
+    invitation (app/platform/member/api.py), never from here."""
     tenant.require(Role.OWNER if role is Role.OWNER else Role.ADMIN)
     existing = await Membership.filter(tenant_id=tenant.tenant_pk, user_id=user_id).using_db(conn) \
         .select_for_update().first()
-    if existing is not None:
-        if existing.role == Role.OWNER.value and role is not Role.OWNER:
-            tenant.require(Role.OWNER)
-            await _keep_an_owner(conn, tenant, existing)
-        existing.role = role.value
-        await existing.save(using_db=conn, update_fields=["role"])
-        return existing, False
-    count = await Membership.filter(tenant_id=tenant.tenant_pk).using_db(conn).count()
-    if count >= MEMBERS_PER_TENANT:
+    if existing is None:
+        return None
+    if existing.role == Role.OWNER.value and role is not Role.OWNER:
+        tenant.require(Role.OWNER)
+        await _keep_an_owner(conn, tenant, existing)
+    existing.role = role.value
+    await existing.save(using_db=conn, update_fields=["role"])
+    return existing
+
+
+async def check_room(conn: BaseDBAsyncClient, tenant_pk: int) -> None:
+    """409 ``LimitExceeded`` when the account has :data:`MEMBERS_PER_TENANT` direct members."""
+    if await Membership.filter(tenant_id=tenant_pk).using_db(conn).count() >= MEMBERS_PER_TENANT:
         raise ResourceLimit("members", MEMBERS_PER_TENANT)
-    row = await Membership.create(tenant_id=tenant.tenant_pk, user_id=user_id, role=role.value, using_db=conn)
-    return row, True
 
 
 async def link(conn: BaseDBAsyncClient, tenant_pk: int, user_id: str, role: Role) -> Membership:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.platform.member import Membership
 
 MEMBER_SHAPE = shape("Email", "Name", UserId=STRING, Role={"type": "string", "enum": ["owner", "admin", "member"]},

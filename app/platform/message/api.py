@@ -6,7 +6,7 @@
 
 The account is the one the gate resolved (``X-Service-Tenant``, else the person's first). Paging
 is by keyset: ``NextCursor`` is an opaque cursor (signed, bound to the account), null on the last
-page. The composer runs the /v1 accept path (same rules, idempotency, outbox, quota) in live mode
+page. The composer runs the one accept path of /v1 (same rules, idempotency, outbox, quota) in live mode
 and needs the ``admin`` role.
 """
 
@@ -24,8 +24,8 @@ from app.platform import db
 from app.platform.message import compose, reads, service, views
 from app.platform.message.schemas import ComposeSend
 from app.platform.message.service import Item, body_hash
-from app.platform.message.v1 import MAX_SEND_BYTES, header_idempotency_key
-from app.platform.session import gate
+from app.platform.message.v1 import MAX_SEND_BYTES, accept, header_idempotency_key
+from app.platform.gate import api as gate
 
 bp = Blueprint("platform_dashboard_message", url_prefix="/api/messages")
 
@@ -81,9 +81,8 @@ async def send(request: Request) -> HTTPResponse:
     principal = await service.account_principal(conn, gate.tenant(request).tenant_pk)
     composed = await compose.compose(conn, principal, body)
     item = Item(composed.drafts, key, body_hash(raw, key))
-    async with db.transaction() as tx:
-        [outcome] = await service.accept(tx, principal, composed.channel, f"{composed.channel}.compose", [item],
-                                         compare_bodies=True)
+    [outcome] = await accept(request, principal, composed.channel, f"{composed.channel}.compose", [item],
+                             compare_bodies=True)
     request.app.ctx.wakeup.poke()
     if outcome.error is not None:
         raise outcome.error

@@ -1,20 +1,23 @@
-"""Single sends that arrive together are written together: one statement for many requests.
+"""The way in to the one accept path: every send route (/v1 single and batch, the composer, the
+internal send) hands its request's items here, and sends that arrive together are written together,
+one statement (:func:`service.accept`) for many requests.
 
-A single send's statement (:func:`service.accept_singles`) costs PostgreSQL far more for being a
-statement than for its message: about 430 us of its CPU a statement, 60 us a message more
-(`python -m bench.statement --recipients 1` against `--recipients 8`), and as much again on the
-platform's side to build, send and read it. So the platform process writes the single sends of one
-key, channel and operation that wait at the same moment in one statement, each request still
-getting its own outcome (its blocklist refusal, its claim, its ids) and its answer only after the
-commit, as before: what a caller is told is true of the database either way.
+An accept statement costs PostgreSQL far more for being a statement than for its message: about
+430 us of its CPU a statement, 60 us a message more (`python -m bench.statement --recipients 1`
+against `--recipients 8`), and as much again on the platform's side to build, send and read it. So
+the platform process writes the sends of one key (or account), channel and operation that wait at
+the same moment in one statement, each request still getting its own outcomes (its blocklist
+refusals, its claims, its quota, its ids) and its answer only after the commit, as before: what a
+caller is told is true of the database either way, and the same as if it had been written alone.
 
 The statements of one shape in flight at once are at most IN_FLIGHT. A send that finds a free
 place goes at the next turn of the event loop with whatever else arrived in that turn; one that finds
 none waits for the next statement to end and goes in the one after it, with everything that
 waited. At a low rate every send is a statement of its own and waits for nothing; at a high rate
 the statements grow instead of queueing at the database's pool. A statement carries at most
-MAX_MESSAGES messages, and never two sends with one idempotency key (the later one waits for the
-next statement, where it replays the first).
+MAX_MESSAGES messages (a larger request goes alone), and never two requests with one idempotency
+key (the later one waits for the next statement, where it replays the first). A statement that may
+free a claimed key again (service.needs_transaction) runs in a transaction of its own.
 
 Failure. A statement PostgreSQL refused rolled back: nothing of it was written. Refused for a value
 (SQLSTATE classes 22 and 23), it is tried again one send at a time, so one send's bad value answers
@@ -32,6 +35,7 @@ from dataclasses import dataclass, field
 from asyncpg import PostgresError
 from prometheus_client import Histogram
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.transactions import in_transaction
 
 from app.platform.api_key.principal import Principal
 from app.platform.message import service
@@ -49,19 +53,27 @@ class StatementFailed(Exception):
 # On /metrics: its _count is the statements, its _sum the sends they wrote (a retry one by one is
 # a statement per send).
 SENDS_PER_STATEMENT = Histogram(
-    "herald_send_statement_sends", "Single sends written by one accept statement (app/platform/message/coalesce.py)",
+    "herald_send_statement_sends", "Send requests written by one accept statement (app/platform/message/coalesce.py)",
     ["channel"], buckets=(1, 2, 4, 8, 16, 32, 64, 128))
 
 
 @dataclass
 class _Waiting:
-    item: Item
+    items: list[Item]
     done: asyncio.Future
+
+    @property
+    def keys(self) -> set[str]:
+        return {item.idempotency_key for item in self.items if item.idempotency_key is not None}
+
+    @property
+    def messages(self) -> int:
+        return sum(len(item.drafts) for item in self.items)
 
 
 @dataclass
 class _Shape:
-    """The sends of one key, channel and operation (and keyed or not) waiting to be written."""
+    """The sends of one key (or account), channel and operation waiting to be written."""
     conn: BaseDBAsyncClient
     principal: Principal
     channel: str
@@ -76,19 +88,20 @@ class SendCoalescer:
     def __init__(self) -> None:
         self._shapes: dict[tuple, _Shape] = {}
 
-    async def accept(self, conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str, item: Item,
-                     *, compare_bodies: bool) -> Outcome:
-        """The outcome of one single-item send (service.single_statement holds), written with
-        whatever other sends of its shape wait with it."""
-        key = (principal.key_pk, principal.tenant_pk, principal.mode, channel, operation, compare_bodies,
-               item.idempotency_key is not None)
+    async def accept(self, conn: BaseDBAsyncClient, principal: Principal, channel: str, operation: str,
+                     items: list[Item], *, compare_bodies: bool) -> list[Outcome]:
+        """The outcomes of one request's items (service.accept), written with whatever other
+        requests of its shape wait with it."""
+        if not items:
+            return []
+        key = (principal.key_pk, principal.tenant_pk, principal.mode, channel, operation, compare_bodies)
         shape = self._shapes.get(key)
         if shape is None:
             shape = self._shapes[key] = _Shape(conn, principal, channel, operation, compare_bodies)
         else:  # the newest view of the key and its account, and of the pool
             shape.conn, shape.principal = conn, principal
         done = asyncio.get_running_loop().create_future()
-        shape.waiting.append(_Waiting(item, done))
+        shape.waiting.append(_Waiting(items, done))
         self._schedule(key, shape)
         return await done
 
@@ -127,14 +140,14 @@ class SendCoalescer:
                     waiting.done.cancel()
 
     async def _write_batch(self, shape: _Shape, batch: list[_Waiting]) -> None:
-        items = [waiting.item for waiting in batch]
+        items = [item for waiting in batch for item in waiting.items]
         try:
-            outcomes = await self._accept(shape, items)
+            outcomes = await self._accept(shape, items, len(batch))
         except Exception as exception:  # noqa: BLE001 - answered below, per send
             sqlstate = _sqlstate(exception)
             if sqlstate[:2] == "40":  # a deadlock or serialisation failure: rolled back, tried again whole
                 try:
-                    outcomes = await self._accept(shape, items)
+                    outcomes = await self._accept(shape, items, len(batch))
                 except Exception as again:  # noqa: BLE001
                     exception, sqlstate = again, _sqlstate(again)
                 else:
@@ -151,45 +164,52 @@ class SendCoalescer:
     async def _one_by_one(self, shape: _Shape, batch: list[_Waiting]) -> None:
         for waiting in batch:
             try:
-                [outcome] = await self._accept(shape, [waiting.item])
+                outcomes = await self._accept(shape, waiting.items)
             except Exception as exception:  # noqa: BLE001 - that send's own error
                 _fail(waiting, exception, alone=True)
             else:
-                _settle([waiting], [outcome])
+                _settle([waiting], outcomes)
 
     @staticmethod
-    async def _accept(shape: _Shape, items: list[Item]) -> list[Outcome]:
-        SENDS_PER_STATEMENT.labels(shape.channel).observe(len(items))
-        return await service.accept_singles(shape.conn, shape.principal, shape.channel, shape.operation, items,
+    async def _accept(shape: _Shape, items: list[Item], requests: int = 1) -> list[Outcome]:
+        SENDS_PER_STATEMENT.labels(shape.channel).observe(requests)
+        if service.needs_transaction(shape.principal, items):  # it may free a claimed key: all or nothing
+            async with in_transaction(shape.conn.connection_name) as conn:
+                return await service.accept(conn, shape.principal, shape.channel, shape.operation, items,
                                             compare_bodies=shape.compare_bodies)
+        return await service.accept(shape.conn, shape.principal, shape.channel, shape.operation, items,
+                                    compare_bodies=shape.compare_bodies)
 
 
 def _take(shape: _Shape) -> list[_Waiting]:
-    """The next statement's sends, oldest first: up to MAX_MESSAGES messages, each key once."""
+    """The next statement's requests, oldest first: up to MAX_MESSAGES messages (or one larger
+    request alone), no key in two of them."""
     batch: list[_Waiting] = []
     kept: list[_Waiting] = []
     keys: set[str] = set()
     messages = 0
     for waiting in shape.waiting:
-        key = waiting.item.idempotency_key
-        size = len(waiting.item.drafts)
         if waiting.done.done():  # its caller has gone (cancelled): nothing to write
             continue
-        if (batch and messages + size > MAX_MESSAGES) or (key is not None and key in keys):
+        theirs, size = waiting.keys, waiting.messages
+        if (batch and messages + size > MAX_MESSAGES) or not keys.isdisjoint(theirs):
             kept.append(waiting)
             continue
         batch.append(waiting)
         messages += size
-        if key is not None:
-            keys.add(key)
+        keys |= theirs
     shape.waiting = kept
     return batch
 
 
 def _settle(batch: list[_Waiting], outcomes: list[Outcome]) -> None:
-    for waiting, outcome in zip(batch, outcomes):
+    """Each request its own outcomes, in the order its items were written."""
+    start = 0
+    for waiting in batch:
+        end = start + len(waiting.items)
         if not waiting.done.done():
-            waiting.done.set_result(outcome)
+            waiting.done.set_result(outcomes[start:end])
+        start = end
 
 
 def _fail(waiting: _Waiting, exception: Exception, *, alone: bool) -> None:

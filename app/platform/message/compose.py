@@ -3,7 +3,7 @@
 quota).
 
     {Channel, Recipients, From?, Subject?, Text?, Html?, Template?, Variables?, Data?, Tags?,
-     ScheduledAt?, IdempotencyKey?}
+     ScheduledAt?, ReplyTo?, Headers?, Attachments?, IdempotencyKey?}
 
 ==========  ==================  ===============================================================
 channel     Recipients          content
@@ -20,6 +20,8 @@ whatsapp    E.164 (1..100)      ``Text``, or an approved template
 ``Template`` (a slug of the account's templates of that channel) with ``Variables`` replaces
 ``Subject``, ``Text`` and ``Html`` (giving both is 422). ``ScheduledAt`` (RFC 3339, at most
 MAX_SCHEDULE_HOURS ahead) delays delivery: the message is ``queued`` with that due time.
+``ReplyTo``, ``Headers`` and ``Attachments`` are e-mail's, as on /v1/emails/send (the mail system's
+``POST /v1/emails`` sends them through the internal send route, which takes this body).
 
 Everything here is a 422 (the contract's composer errors: invalid channel, empty recipient,
 missing body); a field of the wrong JSON type or an unknown field stays the 400 of every body.
@@ -36,10 +38,11 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
 from app.platform.api_key.principal import Principal
-from app.platform.message import service
+from app.platform.message import attachments, service
 from app.platform.message.schemas import ComposeSend, _E164, _EMAIL, _HEADER_BREAKS, _source, sender_address
 from app.platform.message.service import Draft
 from app.platform.template import service as templates
+from kit.timestamps import iso
 
 MAX_RECIPIENTS = {"email": 50, "sms": 100, "push": 500, "whatsapp": 100}
 MAX_SCHEDULE_HOURS = 72
@@ -57,15 +60,35 @@ def _unprocessable(field: str, reason: str, message: str | None = None) -> error
     return errors.Unprocessable(message or f"{field}: {reason}.", details={field: reason})
 
 
-def _scheduled(raw: str | None, now: datetime) -> datetime | None:
+def scheduled(raw: str | None, now: datetime) -> datetime | None:
+    """The time a ``ScheduledAt`` names (None: now or past, send at once), or a 422."""
     if raw is None:
         return None
     if not _MOMENT.match(raw):
         raise _unprocessable("ScheduledAt", "an RFC 3339 time with its offset, e.g. 2026-11-01T09:00:00Z")
-    moment = datetime.fromisoformat(raw.replace("Z", "+00:00")).astimezone(timezone.utc)
+    try:
+        moment = datetime.fromisoformat(raw.replace("Z", "+00:00")).astimezone(timezone.utc)
+    except ValueError:  # 2026-02-30, hour 25 ...
+        raise _unprocessable("ScheduledAt", "not a valid time") from None
     if moment > now + timedelta(hours=MAX_SCHEDULE_HOURS):
         raise _unprocessable("ScheduledAt", f"at most {MAX_SCHEDULE_HOURS} hours ahead")
     return moment if moment > now else None
+
+
+def email_extras(reply_to: list[str] | None, headers: dict[str, str] | None, sealed: list[dict[str, Any]],
+                 not_before: datetime | None) -> dict[str, Any]:
+    """What an e-mail's stored content adds to its parts: ReplyTo, Headers, the sealed Attachments
+    and the ScheduledAt its timeline shows (each only when given)."""
+    extras: dict[str, Any] = {}
+    if reply_to:
+        extras["ReplyTo"] = list(reply_to)
+    if headers:
+        extras["Headers"] = dict(headers)
+    if sealed:
+        extras["Attachments"] = sealed
+    if not_before is not None:
+        extras["ScheduledAt"] = iso(not_before)
+    return extras
 
 
 def _recipients(body: ComposeSend) -> list[str]:
@@ -119,9 +142,12 @@ async def compose(conn: BaseDBAsyncClient, principal: Principal, body: ComposeSe
     if body.channel not in MAX_RECIPIENTS:
         raise _unprocessable("Channel", f"one of {', '.join(MAX_RECIPIENTS)}", f"Unknown channel {body.channel!r}.")
     recipients = _recipients(body)
-    not_before = _scheduled(body.scheduled_at, now)
+    not_before = scheduled(body.scheduled_at, now)
     if body.data is not None and body.channel != "push":
         raise _unprocessable("Data", "push only")
+    for field, value in (("ReplyTo", body.reply_to), ("Headers", body.headers), ("Attachments", body.attachments)):
+        if value is not None and body.channel != "email":
+            raise _unprocessable(field, "e-mail only")
     content = await _content(conn, principal, body)
     channel, template = body.channel, body.template
 
@@ -143,9 +169,12 @@ async def compose(conn: BaseDBAsyncClient, principal: Principal, body: ComposeSe
             if any(character in (value or "") for character in _HEADER_BREAKS):
                 raise _unprocessable(field, "must not contain CR, LF or NUL (it goes into a header)")
         await service.check_sender(conn, principal, sender_address(body.from_))
+        extras = email_extras(body.reply_to, body.headers, attachments.sealed(body.attachments), not_before)
         drafts = [draft(address, "to", body.from_, content["Subject"],
-                        {"Text": content["Text"], "Html": content["Html"], "Charset": None, "To": [address], "Cc": []})
+                        {"Text": content["Text"], "Html": content["Html"], "Charset": None, "To": [address], "Cc": [],
+                         **extras})
                   for address in recipients]
+        attachments.check_stored(attachments.stored_bytes(extras, len(drafts)))
     elif channel == "sms":
         _require(content, "Text", channel=channel)
         if len(content["Text"] or "") > SMS_MAX:

@@ -7,8 +7,8 @@ The body is the dashboard composer's (app/platform/message/compose.py: PascalCas
 ``IdempotencyKey``) plus ``Mode``: ``"live"`` sends as the account's live keys do, ``"test"`` as its
 ``sk_test_`` keys do (the dev sinks, the sandbox sender domain). The account is the tenant whose
 public id the path names (the CRM's tenant string is that id, as app/platform/audience uses it); a
-suspended account is refused as /v1 refuses it. It runs the composer's accept path (rules,
-idempotency, quota, outbox in one transaction): a repeat with the same ``IdempotencyKey`` and body
+suspended account is refused as /v1 refuses it. It runs the one accept path of /v1 and the composer
+(rules, idempotency, quota, outbox in one statement): a repeat with the same ``IdempotencyKey`` and body
 answers the first messages with ``ReusedIdempotency: true``, which is what makes a journey's send
 step safe to repeat after a worker dies mid-step.
 """
@@ -21,7 +21,7 @@ from typing import Literal
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
-from app.http.bodies import load_json, validate
+from app.http.bodies import example, load_json, validate
 from app.http.openapi import answers
 from app.http.responses import reply
 from app.http.services import require_service_credential
@@ -29,13 +29,16 @@ from app.platform import db
 from app.platform.message import compose, service, views
 from app.platform.message.schemas import ComposeSend
 from app.platform.message.service import Item, body_hash
-from app.platform.message.v1 import MAX_SEND_BYTES
+from app.platform.message.v1 import MAX_EMAIL_SEND_BYTES, accept
 
 bp = Blueprint("internal_messages", url_prefix="/internal/v1/tenants/<account:slug>")
 
 
 class InternalSend(ComposeSend):
     """The composer's body and the mode the call sends in."""
+    model_config = example({"Channel": "email", "Recipients": ["ana@example.com"],
+                            "From": "Acme <hello@sandbox.herald.test>", "Subject": "Welcome to Acme",
+                            "Text": "Glad to have you.", "Mode": "test"})
 
     mode: Literal["test", "live"]
 
@@ -48,11 +51,11 @@ async def _tenant_pk(account: str) -> int:
 
 
 @bp.post("/messages/send", ctx_auth="service", ctx_body=InternalSend, ctx_errors=(404, 409, 413, 422, 429, 503),
-         ctx_responses=answers({202: views.COMPOSED}))
+         ctx_responses=answers({202: views.COMPOSED}), ctx_max_body=MAX_EMAIL_SEND_BYTES + 1024 * 1024)
 async def send(request: Request, account: str) -> HTTPResponse:
     """Accept one composer message for the account, in the mode the body names."""
     require_service_credential(request)
-    raw = load_json(request, max_bytes=MAX_SEND_BYTES)
+    raw = load_json(request, max_bytes=MAX_EMAIL_SEND_BYTES)
     body = validate(raw, InternalSend)
     conn = db.connection()
     principal = await service.account_principal(conn, await _tenant_pk(account))
@@ -60,9 +63,8 @@ async def send(request: Request, account: str) -> HTTPResponse:
     composed = await compose.compose(conn, principal, body)
     key = body.idempotency_key
     item = Item(composed.drafts, key, body_hash(raw, key))
-    async with db.transaction() as tx:
-        [outcome] = await service.accept(tx, principal, composed.channel, f"{composed.channel}.internal", [item],
-                                         compare_bodies=True)
+    [outcome] = await accept(request, principal, composed.channel, f"{composed.channel}.internal", [item],
+                             compare_bodies=True)
     request.app.ctx.wakeup.poke()
     if outcome.error is not None:
         raise outcome.error

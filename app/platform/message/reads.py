@@ -17,7 +17,10 @@ from app.http import errors
 from app.http.paging import OffsetPage, Page
 from app.platform.api_key.principal import Principal
 from app.platform.message.service import STATUSES
-from models.platform.message import Message, MessageEvent
+from models.platform.message import Message, MessageEvent, without_attachment_bytes
+
+SUMMARY_FIELDS = ("id", "public_id", "status", "recipient", "recipient_role", "sender", "subject", "mode",
+                  "created_at", "updated_at")
 
 
 # --- reading ---------------------------------------------------------------------------------------
@@ -34,7 +37,8 @@ async def list_emails(conn: BaseDBAsyncClient, principal: Principal, page: Offse
     if search:
         # Tortoise escapes % and _ in contains-filters: they match themselves, never as wildcards.
         query = query.filter(Q(recipient__icontains=search) | Q(subject__icontains=search))
-    return await page.fetch(query.order_by("-id"))
+    # The summary's columns only: a queued e-mail's content holds its sealed attachments (up to 10 MB).
+    return await page.fetch(query.only(*SUMMARY_FIELDS).order_by("-id"))
 
 
 async def email_with_timeline(conn: BaseDBAsyncClient, principal: Principal,
@@ -51,8 +55,10 @@ async def email_with_timeline(conn: BaseDBAsyncClient, principal: Principal,
 
 CHANNELS = ("email", "sms", "push", "whatsapp")
 MODES = ("live", "test")
+# A queued e-mail's content holds its sealed attachments (up to 10 MB): a listing never reads them.
 _LIST_COLUMNS = ("id, public_id, tenant_id, channel, status, mode, api_key_id, recipient, recipient_role, sender, "
-                 "subject, content, tags, idempotency_key, template, provider, provider_message_id, attempts, "
+                 f"subject, {without_attachment_bytes('content')} AS content, tags, idempotency_key, template, "
+                 "provider, provider_message_id, attempts, "
                  "lease_until, next_attempt_at, failure_reason, created_at, updated_at")
 
 

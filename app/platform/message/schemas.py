@@ -16,7 +16,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
-from app.http.bodies import Body
+from app.http.bodies import Body, FieldProblem, example
+from app.platform.message.attachments import MAX_ATTACHMENTS, Attachment
 from models.platform.message import RESERVED_EMAIL_HEADERS, reserved_email_header
 
 _EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?=.{1,253}\Z)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
@@ -101,6 +102,8 @@ Charset = Annotated[str, AfterValidator(_charset)]
 Phone = Annotated[str, AfterValidator(_e164)]
 IdempotencyKey = Annotated[str, AfterValidator(_idempotency_key)]
 Tags = dict[str, Annotated[str, Field(max_length=256)]]
+CustomHeaders = Annotated[dict[str, str], Field(max_length=50), AfterValidator(_headers)]
+ReplyTo = Annotated[list[EmailAddress], Field(max_length=10)]
 
 
 def sender_address(source: str) -> str:
@@ -130,7 +133,7 @@ class EmailMessage(Body):
     @model_validator(mode="after")
     def needs_a_body(self) -> "EmailMessage":
         if self.body.text is None and self.body.html is None:
-            raise ValueError("Message.Body needs Text or Html")
+            raise FieldProblem("Body", "needs Text or Html")
         return self
 
     @field_validator("body")
@@ -155,23 +158,34 @@ class Destination(Body):
 
 
 class EmailSend(Body):
+    model_config = example({
+        "Source": "Acme <hello@sandbox.herald.test>",
+        "Destination": {"ToAddresses": ["ana@example.com"]},
+        "Message": {"Subject": {"Data": "Your order has shipped"},
+                    "Body": {"Text": {"Data": "It is on its way."}, "Html": {"Data": "<p>It is on its way.</p>"}}},
+        "Tags": {"order": "1042"},
+    })
     source: Annotated[str, AfterValidator(_one_line), AfterValidator(_source)]
     destination: Destination
     # Either Message, or Template (a slug of the account's e-mail templates) with Variables.
     message: EmailMessage | None = None
     template: Annotated[str, Field(min_length=1, max_length=100)] | None = None
     variables: dict[str, Any] | None = None
-    reply_to_addresses: Annotated[list[EmailAddress], Field(max_length=10)] | None = None
-    headers: Annotated[dict[str, str], Field(max_length=50), AfterValidator(_headers)] | None = None
+    reply_to_addresses: ReplyTo | None = None
+    headers: CustomHeaders | None = None
+    # base64 files, at most 10 MB decoded per message (app/platform/message/attachments.py)
+    attachments: Annotated[list[Attachment], Field(max_length=MAX_ATTACHMENTS)] | None = None
+    # RFC 3339, at most 72 hours ahead: delivered from then on (POST /v1/emails/{id}/cancel before)
+    scheduled_at: Annotated[str, Field(max_length=40)] | None = None
     idempotency_key: IdempotencyKey | None = None
     tags: Tags | None = None
 
     @model_validator(mode="after")
     def message_or_template(self) -> "EmailSend":
         if (self.message is None) == (self.template is None):
-            raise ValueError("exactly one of Message or Template is required")
+            raise FieldProblem("Message", "exactly one of Message or Template is required")
         if self.variables is not None and self.template is None:
-            raise ValueError("Variables go with Template")
+            raise FieldProblem("Variables", "Variables go with Template")
         return self
 
     def recipients(self) -> list[tuple[str, str]]:
@@ -211,6 +225,7 @@ class EmailBatch(Body):
 # --- SMS, push, WhatsApp --------------------------------------------------------------------------
 
 class SmsSend(Body):
+    model_config = example({"To": ["+14155550123"], "Body": "Your code is 4242", "Tags": {"flow": "login"}})
     to: Annotated[list[Phone], Field(min_length=1, max_length=100)]
     # Either Body, or Template (a slug of the account's SMS templates) with Variables.
     body: Annotated[str, Field(min_length=1, max_length=1600)] | None = None
@@ -223,9 +238,9 @@ class SmsSend(Body):
     @model_validator(mode="after")
     def body_or_template(self) -> "SmsSend":
         if (self.body is None) == (self.template is None):
-            raise ValueError("exactly one of Body or Template is required")
+            raise FieldProblem("Body", "exactly one of Body or Template is required")
         if self.variables is not None and self.template is None:
-            raise ValueError("Variables go with Template")
+            raise FieldProblem("Variables", "Variables go with Template")
         return self
 
 
@@ -235,6 +250,11 @@ class Notification(Body):
 
 
 class PushSend(Body):
+    model_config = example({
+        "Notification": {"Title": "Order shipped", "Body": "It is on its way."},
+        "DeviceTokens": ["fcm-device-token-1"],
+        "Data": {"order": "1042"},
+    })
     notification: Notification
     # 512: a token is a message's recipient, a 512-character column (a longer one was a 500).
     device_tokens: Annotated[list[Annotated[str, Field(min_length=1, max_length=512)]],
@@ -245,6 +265,7 @@ class PushSend(Body):
 
 
 class WhatsappSend(Body):
+    model_config = example({"To": ["+14155550123"], "Body": "Your order has shipped."})
     to: Annotated[list[Phone], Field(min_length=1, max_length=100)]
     body: Annotated[str, Field(min_length=1, max_length=4096)] | None = None
     template: Annotated[str, Field(min_length=1, max_length=100)] | None = None
@@ -255,9 +276,9 @@ class WhatsappSend(Body):
     @model_validator(mode="after")
     def body_or_template(self) -> "WhatsappSend":
         if (self.body is None) == (self.template is None):
-            raise ValueError("exactly one of Body or Template is required")
+            raise FieldProblem("Body", "exactly one of Body or Template is required")
         if self.variables is not None and self.template is None:
-            raise ValueError("Variables go with Template")
+            raise FieldProblem("Variables", "Variables go with Template")
         return self
 
 
@@ -266,6 +287,7 @@ class WhatsappSend(Body):
 class ComposeSend(Body):
     """Types only: what a channel needs (recipients' form, a body or a template) is checked by
     app/platform/message/compose.py and answered 422, as the contract asks of the composer."""
+    model_config = example({"Channel": "sms", "Recipients": ["+14155550123"], "Text": "Your order has shipped."})
 
     channel: str
     recipients: Annotated[list[Annotated[str, Field(max_length=2048)]], Field(max_length=500)]
@@ -278,4 +300,8 @@ class ComposeSend(Body):
     data: dict[str, Any] | None = None
     tags: Tags | None = None
     scheduled_at: str | None = None
+    # E-mail only (the mail system's POST /v1/emails sends through here): as on /v1/emails/send.
+    reply_to: ReplyTo | None = None
+    headers: CustomHeaders | None = None
+    attachments: Annotated[list[Attachment], Field(max_length=MAX_ATTACHMENTS)] | None = None
     idempotency_key: IdempotencyKey | None = None

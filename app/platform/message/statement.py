@@ -1,7 +1,7 @@
 """The SQL of the accept statement (service.py runs it): the messages, their outbox rows, the
 usage and report counters and the ``*.queued`` webhook events as CTEs (:func:`write_sql`), and
-around them, for single sends, the blocklist match and the idempotency claims per send
-(:func:`singles_text`). Each text is built once per shape and cached."""
+around them the blocklist match, the idempotency claims and the quota, per item
+(:func:`accept_text`). Each text is built once per shape and cached."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from app.platform.api_key.principal import Principal
-from herald.actors import Actor
+from kit.actors import Actor
 from models.outbox import insert_sql
 from models.platform.events import fanout_sql, message_data_sql
 from models.platform.report import rollup_sql
-from models.platform.usage import upsert_sql
+from models.platform.usage import SEND_COUNTERS, upsert_sql
 
 if TYPE_CHECKING:
     from app.platform.message.service import Draft
@@ -91,31 +91,67 @@ def write_text(channel: str, usage_sql: str, gate: str) -> str:
     )
 
 
-# A message is written when its item is not refused by the blocklist (no key) or when the item's
-# claim came back holding this request's ids (a key: ids are 96 random bits, so only our claim does).
-UNBLOCKED = "NOT EXISTS (SELECT 1 FROM blocked b WHERE b.item = x.ix)"
-CLAIMED = "EXISTS (SELECT 1 FROM claim c WHERE c.key = x.k AND c.message_ids ? x.p)"
+# The refusals around the write, as conditions over a message's row ``x`` (its item index ``x.ix``,
+# its idempotency key ``x.k``, its public id ``x.p``). A message is written when its item is not
+# refused by the blocklist; when the item has a key, when the key's claim came back holding this
+# statement's ids for it (ids are 96 random bits, so only our claim does); when the account has a
+# quota, when the item was taken within it (``take``, which already implies both others).
+UNBLOCKED = "NOT EXISTS (SELECT 1 FROM refused b WHERE b.item = x.ix)"
+CLAIMED = "(x.k IS NULL OR EXISTS (SELECT 1 FROM claim c WHERE c.key = x.k AND c.message_ids ? x.p))"
+TAKEN = "EXISTS (SELECT 1 FROM take t WHERE t.item = x.ix AND t.taken)"
+
+
+def gate(keyed: bool, quota: bool) -> str:
+    """The condition :func:`write_sql` writes a message under, for a statement of this shape."""
+    if quota:
+        return TAKEN
+    return f"{UNBLOCKED} AND {CLAIMED}" if keyed else UNBLOCKED
+
+
+_SENT = " + ".join(f"COALESCE(SUM({name}), 0)" for name in SEND_COUNTERS)
 
 
 @lru_cache(maxsize=64)
-def singles_text(body: str, first: int, keyed: bool) -> str:
-    """:func:`service.accept_singles`'s SQL around the write ``body`` (:func:`write_sql`): the blocklist's
-    candidates bind to ``$first`` to ``$first + 2`` (item, kind, value), then (``keyed``) the claims'
-    operation, keys, body hashes, proposed ids and items, and the window's hours."""
-    sql = (f"WITH blocked AS (SELECT DISTINCT c.item, e.kind, e.value FROM block_entries e JOIN "
-           f"unnest(${first}::int[], ${first + 1}::text[], ${first + 2}::text[]) AS c(item, kind, value) "
-           "ON e.kind = c.kind AND e.value = c.value), ")
+def accept_text(body: str, first: int, keyed: bool, quota: bool) -> str:
+    """The accept statement (service.accept runs it) around the write ``body`` (:func:`write_sql`,
+    gated by :func:`gate`). Its parameters from ``$first`` on: the blocklist's candidates of each
+    distinct recipient (recipient, kind, value); then, ``keyed``, the claims' operation, keys, body hashes, proposed ids (JSON),
+    items and the window's hours; then, ``quota``, the quota, the period, and per item its index,
+    its message count, its key and its first proposed id.
+
+    suppressed  the recipients the account suppresses (app/platform/suppression, compared lower-cased);
+    blocked   the recipients that a block entry matches (each distinct recipient probed once: a
+              batch to one address is three probes, not three per item), and the suppressed ones;
+    refused   the items with a blocked recipient (the write's recipients and items, $6 and $15);
+    claim     per key, its claimant (the first unblocked item that carries it) claims the record
+              with ``INSERT ... ON CONFLICT DO UPDATE``, which changes an existing record only
+              when it has expired (taken over) and otherwise writes it back as it is: unlike a
+              SELECT, whose snapshot predates a concurrent first request's commit, the conflict
+              path waits for that commit, locks the record and RETURNs its latest version. The
+              claims are taken in key order, so two statements holding common keys lock them in
+              the same order and never wait in a cycle;
+    take      the account's quota left this month (its send counters read once) handed out in item
+              order to the items that would be written: an item that does not fit is refused and
+              the next ones may still fit (WITH RECURSIVE, one step per item)."""
+    at = first + 3
+    sql = ("WITH RECURSIVE " if quota else "WITH ") + (
+        "suppressed AS (SELECT DISTINCT x.r AS recipient FROM unnest($6::text[]) AS x(r) JOIN suppressions s "
+        "ON s.tenant_id = $1 AND s.channel = $2 AND s.address = lower(x.r)), "
+        "blocked AS (SELECT DISTINCT c.recipient FROM block_entries e JOIN "
+        f"unnest(${first}::text[], ${first + 1}::text[], ${first + 2}::text[]) AS c(recipient, kind, value) "
+        "ON e.kind = c.kind AND e.value = c.value UNION SELECT recipient FROM suppressed), "
+        "refused AS (SELECT DISTINCT x.ix AS item FROM unnest($6::text[], $15::int[]) AS x(r, ix) "
+        "JOIN blocked b ON b.recipient = x.r), ")
     claims = "NULL::json AS claims"
     if keyed:
-        at = first + 3
         expired = "r.expires_at < now()"
-        # Taken in key order, so two statements claiming common keys lock them in the same order.
         sql += (
             "claim AS (INSERT INTO idempotency_records AS r (tenant_id, mode, operation, key, body_hash, message_ids, "
             f"created_at, expires_at) SELECT $1, $3, ${at}, v.key, v.hash, v.ids::jsonb, now(), "
-            f"now() + make_interval(hours => ${at + 5}) FROM unnest(${at + 1}::text[], ${at + 2}::text[], "
-            f"${at + 3}::text[], ${at + 4}::int[]) AS v(key, hash, ids, item) "
-            "WHERE NOT EXISTS (SELECT 1 FROM blocked b WHERE b.item = v.item) ORDER BY v.key "
+            f"now() + make_interval(hours => ${at + 5}) FROM (SELECT DISTINCT ON (v.key) v.key, v.hash, v.ids "
+            f"FROM unnest(${at + 1}::text[], ${at + 2}::text[], ${at + 3}::text[], ${at + 4}::int[]) "
+            "AS v(key, hash, ids, item) WHERE NOT EXISTS (SELECT 1 FROM refused b WHERE b.item = v.item) "
+            "ORDER BY v.key, v.item) AS v ORDER BY v.key "
             "ON CONFLICT (tenant_id, mode, operation, key) DO UPDATE SET "
             f"body_hash = CASE WHEN {expired} THEN EXCLUDED.body_hash ELSE r.body_hash END, "
             f"message_ids = CASE WHEN {expired} THEN EXCLUDED.message_ids ELSE r.message_ids END, "
@@ -124,5 +160,20 @@ def singles_text(body: str, first: int, keyed: bool) -> str:
             "RETURNING r.key, r.message_ids, r.body_hash), "
         )
         claims = "(SELECT json_agg(json_build_array(key, message_ids, body_hash)) FROM claim) AS claims"
-    return (sql + body + " SELECT (SELECT json_agg(json_build_array(item, kind, value)) FROM blocked) AS blocked, "
-            + claims)
+        at += 6
+    over = "NULL::json AS over"
+    if quota:
+        ours = " AND (s.key IS NULL OR EXISTS (SELECT 1 FROM claim c WHERE c.key = s.key AND c.message_ids ? s.id))"
+        sql += (
+            f"eligible AS (SELECT s.item, s.n, row_number() OVER (ORDER BY s.item) AS rn FROM unnest(${at + 2}::int[], "
+            f"${at + 3}::int[], ${at + 4}::text[], ${at + 5}::text[]) AS s(item, n, key, id) "
+            "WHERE NOT EXISTS (SELECT 1 FROM refused b WHERE b.item = s.item)" + (ours if keyed else "") + "), "
+            "take (rn, item, remaining, taken) AS (SELECT 0::bigint, -1, "
+            f"(SELECT GREATEST(0, ${at}::bigint - ({_SENT})) FROM usage_counters "
+            f"WHERE tenant_id = $1 AND period = ${at + 1}::text)::bigint, false "
+            "UNION ALL SELECT e.rn, e.item, CASE WHEN e.n <= t.remaining THEN t.remaining - e.n ELSE t.remaining END, "
+            "e.n <= t.remaining FROM take t JOIN eligible e ON e.rn = t.rn + 1), "
+        )
+        over = "(SELECT json_agg(t.item) FROM take t WHERE t.item >= 0 AND NOT t.taken) AS over"
+    return (sql + body + " SELECT (SELECT json_agg(recipient) FROM blocked) AS blocked, "
+            "(SELECT json_agg(recipient) FROM suppressed) AS suppressed, " + claims + ", " + over)

@@ -7,8 +7,9 @@ from typing import Any
 
 from app.http import errors
 from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.platform.message import attachments
 from app.platform.message.service import Outcome
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.platform.message import Message, MessageEvent
 
 
@@ -54,6 +55,8 @@ def detail(message: Message) -> dict[str, Any]:
         "Body": {"Text": content.get("Text"), "Html": content.get("Html")},
         "Headers": content.get("Headers"),
         "ReplyTo": content.get("ReplyTo"),
+        "Attachments": attachments.listed(content),
+        "ScheduledAt": content.get("ScheduledAt"),
         "Tags": message.tags,
         "IdempotencyKey": message.idempotency_key,
         "Attempts": message.attempts,
@@ -65,7 +68,9 @@ def detail(message: Message) -> dict[str, Any]:
 
 def timeline(message: Message, events: list[MessageEvent]) -> list[dict[str, Any]]:
     # Acceptance is the first entry: the message's own creation.
-    entries = [{"Type": "queued", "At": iso(message.created_at), "Detail": None}]
+    # A scheduled send's entry says when it is due (kept in its content: its next attempt's time changes).
+    due = (message.content or {}).get("ScheduledAt")
+    entries = [{"Type": "queued", "At": iso(message.created_at), "Detail": {"ScheduledAt": due} if due else None}]
     entries += [{"Type": event.type, "At": iso(event.created_at), "Detail": event.detail} for event in events]
     return entries
 
@@ -77,6 +82,7 @@ ACCEPTED = reply_of(**_IDS, Status={"const": "queued"})
 BATCH_ITEM = {"anyOf": [shape(Index={"type": "integer"}, **_IDS),
                         shape("Details", Index={"type": "integer"},
                               Error=shape("Details", Code=STRING, Message=STRING, Details={"type": "object"}))]}
+CANCELLED = reply_of(MessageId=STRING, Status={"const": "failed"}, Cancelled={"const": True})
 BATCH = reply_of(Count={"type": "integer"}, Results={"type": "array", "items": BATCH_ITEM})
 _SUMMARY = {"MessageId": STRING, "Status": STRING, "To": STRING, "Role": NULLABLE_STRING, "From": NULLABLE_STRING,
             "Subject": NULLABLE_STRING, "Mode": STRING, "CreatedAt": TIMESTAMP, "UpdatedAt": TIMESTAMP}
@@ -93,7 +99,10 @@ def dashboard_summary(message: Message) -> dict[str, Any]:
 
 
 def dashboard_detail(message: Message) -> dict[str, Any]:
-    return {**detail(message), "Template": message.template, "Content": message.content or {},
+    content = dict(message.content or {})
+    if content.get("Attachments"):  # described, never their sealed bytes
+        content["Attachments"] = attachments.listed(content)
+    return {**detail(message), "Template": message.template, "Content": content,
             "ScheduledAt": iso(message.next_attempt_at) if message.status == "queued" else None}
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.http.openapi import TIMESTAMP, reply_of, shape
 from app.platform.metrics.service import ALL_CHANNELS
-from herald.timestamps import iso
+from kit.timestamps import iso
 
 INT = {"type": "integer"}
 NUMBER = {"type": "number"}

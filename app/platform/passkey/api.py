@@ -9,8 +9,9 @@ from app.http import errors
 from app.http.bodies import parse_body
 from app.http.responses import reply
 from app.platform.passkey import service
+from app.platform.passkey.mine import ceremony_origins
 from app.platform.passkey.schemas import FinishBody, StartBody
-from app.platform.session import gate
+from app.platform.gate import api as gate
 from app.platform.session.api import identity, signed_in
 
 bp = Blueprint("platform_dashboard_passkey")
@@ -19,8 +20,8 @@ bp = Blueprint("platform_dashboard_passkey")
 @bp.post("/api/auth/passkey/login/start", ctx_public=True, ctx_body=StartBody, ctx_errors=(429, 502, 503))
 async def start(request: Request) -> HTTPResponse:
     body = parse_body(request, StartBody)
-    if gate.origin_of(body.origin) not in gate.allowed_origins(request.app.ctx.settings):
-        raise errors.ValidationError("'origin' is not an origin of the dashboard.",
+    if gate.origin_of(body.origin) not in ceremony_origins(request.app.ctx.settings):
+        raise errors.ValidationError("'origin' is not an origin of the dashboard or the console.",
                                      details={"origin": "not a configured relying party origin"})
     challenge_id, options = await service.start(identity(request), gate.caller(request), body.email)
     return reply(request, {"desafio_id": challenge_id, "opcoes": options})

@@ -1,4 +1,4 @@
-"""Request bodies of the passkey login routes (strict). Their names follow the contract's answer
+"""Request bodies of the passkey login routes and of ``/api/me/passkeys`` (strict). Their names follow the contract's answer
 (``{desafio_id, opcoes}``): snake_case, like the login body."""
 
 from __future__ import annotations
@@ -18,3 +18,17 @@ class StartBody(SnakeBody):
 class FinishBody(SnakeBody):
     desafio_id: str = Field(min_length=1, max_length=100)
     credencial: dict[str, Any]
+
+
+class NewPasskeyStartBody(SnakeBody):
+    origin: str = Field(min_length=1, max_length=300)  # the browser's location.origin
+
+
+class NewPasskeyBody(SnakeBody):
+    desafio_id: str = Field(min_length=1, max_length=100)
+    credencial: dict[str, Any]
+    nome: str = Field(default="", max_length=100)
+
+
+class RemoveBody(SnakeBody):
+    senha: str | None = Field(default=None, max_length=1024)

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from app.http import errors
 from app.http.services import ServiceClient
-from app.platform.session.errors import IdentityRefusal, PasskeyIndisponivel
+from app.platform.session.errors import IdentityRefusal, PasskeyUnavailable
 from app.platform.session.service import Caller, SignedIn, call, signed_in
 
 
 async def start(client: ServiceClient, caller: Caller, email: str | None) -> tuple[str, dict]:
     body = await call(client, caller, "POST", "/v1/passkeys/login/options", json={"email": email},
-                      outage=PasskeyIndisponivel)
+                      outage=PasskeyUnavailable)
     challenge_id, options = body.get("challenge_id"), body.get("options")
     if not isinstance(challenge_id, str) or not isinstance(options, dict):
         raise errors.UpstreamError()
@@ -29,7 +29,7 @@ async def start(client: ServiceClient, caller: Caller, email: str | None) -> tup
 async def finish(client: ServiceClient, caller: Caller, challenge_id: str, credential: dict) -> SignedIn:
     try:
         opened = await call(client, caller, "POST", "/v1/passkeys/login",
-                            json={"challenge_id": challenge_id, "credential": credential}, outage=PasskeyIndisponivel)
+                            json={"challenge_id": challenge_id, "credential": credential}, outage=PasskeyUnavailable)
     except IdentityRefusal as exc:
         if exc.code == "DesafioExpirado":
             raise IdentityRefusal(401, "DesafioExpirado", exc.message) from None

@@ -11,7 +11,7 @@ from app.http.bodies import parse_body
 from app.http.responses import reply
 from app.platform.password import service
 from app.platform.password.schemas import ConfirmBody, ResetBody, SendOtpBody, TokenBody
-from app.platform.session import gate
+from app.platform.gate import api as gate
 from app.platform.session.api import identity
 
 bp = Blueprint("platform_dashboard_password")

@@ -6,12 +6,19 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.http.bodies import Body
+from app.http.bodies import Body, example
 
 WINDOW_MAX = 7 * 24 * 60
 
 
 class AlertRule(Body):
+    model_config = example({
+        "Name": "E-mail failures",
+        "Metric": "failure_rate",
+        "Channel": "email",
+        "Threshold": 0.05,
+        "WindowMinutes": 60,
+    })
     name: str = Field(min_length=1, max_length=200)
     metric: Literal["failure_rate", "bounce_rate", "queue_depth", "relay_lag"]
     channel: Literal["email", "sms", "push", "whatsapp"] | None = None

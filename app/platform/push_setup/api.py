@@ -1,7 +1,9 @@
 """Web push set-up on the dashboard (contract C3) and the public registration route of the snippet.
 
     GET  /api/push/site-config     {PublicKey, ApiBase, Manifest, ServiceWorker, Snippet}; makes the
-                                   account's VAPID pair on the first call (exactly once)
+                                   account's VAPID pair on the first call (exactly once), except in
+                                   a read-only support session: nothing written, PublicKey null
+                                   while the account has no pair
     GET  /api/push/devices         the account's push devices: cursor (offset), limit (1..200)
     POST /push/web/subscriptions   public: {SiteKey, Subscription} from a browser on the account's
                                    site; registers the subscription as a web device of the site
@@ -33,7 +35,7 @@ from app.platform.device.schemas import check_web_token
 from app.platform.device.views import DEVICE, DEVICES, device_view
 from app.platform.push_setup import service, views
 from app.platform.push_setup.schemas import SubscriptionRegistration
-from app.platform.session import gate
+from app.platform.gate import api as gate
 
 bp = Blueprint("platform_dashboard_push")
 public = Blueprint("platform_push_site")
@@ -65,11 +67,16 @@ async def throttle(request: Request, bucket: str, limit: int) -> None:
 async def site_config(request: Request) -> HTTPResponse:
     access = gate.tenant(request)
     platform_url = request.app.ctx.settings.url_of("platform")
-    async with db.transaction() as conn:
-        public_key = await service.site_public_key(conn, access.tenant_pk, platform_url)
+    if gate.in_support_session(request):  # read-only: a GET that would write writes nothing here
+        conn = db.connection()
+        public_key = await service.site_public_key(conn, access.tenant_pk, platform_url, create=False)
         name = await service.site_name(conn, access.tenant_pk)
-    return reply(request, views.site_config(public_key, platform_url, service.site_key(access.tenant_id, public_key),
-                                            name))
+    else:
+        async with db.transaction() as conn:
+            public_key = await service.site_public_key(conn, access.tenant_pk, platform_url)
+            name = await service.site_name(conn, access.tenant_pk)
+    site_key = service.site_key(access.tenant_id, public_key) if public_key is not None else None
+    return reply(request, views.site_config(public_key, platform_url, site_key, name))
 
 
 @bp.get("/api/push/devices", ctx_auth="session", ctx_tenant="header", ctx_query=("cursor", "limit"),

@@ -3,14 +3,16 @@
 **One key pair per account, the one that sends.** The pair is the account's ``webpush`` provider
 configuration (``provider_configs``: channel ``push``, key ``webpush``), the very row the Web Push
 provider signs with (providers/webpush.py): the private key in its sealed secrets
-(herald/sealing.py, purpose ``platform:provider-secrets``), ``vapid_subject`` in its settings. The
+(kit/sealing.py, purpose ``platform:provider-secrets``), ``vapid_subject`` in its settings. The
 first ``GET /api/push/site-config`` makes it with ``INSERT ... ON CONFLICT DO NOTHING`` on the
 unique (account, channel, key): two concurrent first calls both insert, one wins, both read the
-winner, so the pair is made exactly once. An account that configured its own ``webpush`` keys
+winner, so the pair is made exactly once. Inside a read-only support session the call writes
+nothing: an account without a pair answers ``PublicKey: null`` and a snippet that says web push
+is not set up (views.py). An account that configured its own ``webpush`` keys
 keeps them: the public key answered is derived from its private key.
 
 **The site key** (``wpk_<account id>.<40 hex>``) is what the snippet sends with a subscription.
-It is an HMAC (herald/sealing.py ``keyed_digest``, purpose ``platform:push-site-registration``)
+It is an HMAC (kit/sealing.py ``keyed_digest``, purpose ``platform:push-site-registration``)
 of the account id and its VAPID public key: nothing is stored, it can only register web push
 devices of that one account (POST /push/web/subscriptions), reads nothing, sends nothing, and a
 new key pair (which makes every old subscription useless anyway) retires it. It is meant to be
@@ -30,7 +32,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
 from app.http.paging import OffsetPage, Page
-from herald.sealing import PLATFORM, SealError
+from kit.sealing import PLATFORM, SealError
 from models.platform.device import Device, DevicePlatform, upsert_device
 from models.platform.provider_config import PROVIDER_SECRETS, ProviderConfig
 
@@ -75,12 +77,18 @@ def subject_for(platform_url: str) -> str:
     return f"mailto:push@{host if '.' in host else host + '.invalid'}"
 
 
-async def site_public_key(conn: BaseDBAsyncClient, tenant_pk: int, platform_url: str) -> str:
-    """The account's VAPID public key, the pair made on the first call (exactly once)."""
-    private, _ = new_pair()
-    await conn.execute_query(_CLAIM, [tenant_pk, json.dumps({"vapid_subject": subject_for(platform_url)}),
-                                      PLATFORM.seal_json(PROVIDER_SECRETS, {"vapid_private_key": private})])
-    row = await ProviderConfig.get(tenant_id=tenant_pk, channel="push", key="webpush", using_db=conn)
+async def site_public_key(conn: BaseDBAsyncClient, tenant_pk: int, platform_url: str, *, create: bool = True
+                          ) -> str | None:
+    """The account's VAPID public key, the pair made on the first call (exactly once). With
+    ``create=False`` (a read-only support session) nothing is written: None when the account has
+    no pair yet."""
+    if create:
+        private, _ = new_pair()
+        await conn.execute_query(_CLAIM, [tenant_pk, json.dumps({"vapid_subject": subject_for(platform_url)}),
+                                          PLATFORM.seal_json(PROVIDER_SECRETS, {"vapid_private_key": private})])
+    row = await ProviderConfig.get_or_none(tenant_id=tenant_pk, channel="push", key="webpush", using_db=conn)
+    if row is None:
+        return None
     private_key = row.resolved().config.get("vapid_private_key")
     if not private_key:
         raise errors.Unprocessable("The account's webpush provider configuration has no vapid_private_key.",

@@ -11,6 +11,9 @@ Manifest, ServiceWorker, Snippet}``.
   account's VAPID public key, then registers it; call it from a user gesture). The request is a
   CORS "simple request" (``text/plain`` body): no preflight.
 - ``Manifest``: a minimal web app manifest for the site (name, start URL, display).
+
+Without a key pair (only inside a read-only support session, which may not make one)
+``PublicKey`` is null and ``Snippet`` only says that web push is not set up.
 """
 
 from __future__ import annotations
@@ -85,14 +88,28 @@ def _js(value: str) -> str:
     return json.dumps(value).replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def site_config(public_key: str, api_base: str, site_key: str, site_name: str) -> dict[str, Any]:
+# What the snippet is while the account has no key pair and the caller may not make one (a
+# read-only support session): a script that says so, rather than one that would fail in a browser.
+NOT_SET_UP_SNIPPET = """<script>
+/* Herald: web push is not set up for this account yet: there is no VAPID key pair.
+   An account member opens the web push set-up (GET /api/push/site-config) to create it. */
+console.warn('Herald: web push is not set up for this account yet.');
+</script>"""
+
+
+def site_config(public_key: str | None, api_base: str, site_key: str | None, site_name: str) -> dict[str, Any]:
+    """The contract's shape; ``public_key`` None (no pair, none made) gives ``PublicKey: null``
+    and :data:`NOT_SET_UP_SNIPPET`."""
+    manifest = {"name": site_name, "short_name": site_name[:12], "start_url": "/", "display": "standalone"}
+    if public_key is None or site_key is None:
+        return {"PublicKey": None, "ApiBase": api_base.rstrip("/"), "Manifest": manifest,
+                "ServiceWorker": SERVICE_WORKER, "Snippet": NOT_SET_UP_SNIPPET}
     snippet = _SNIPPET % {"api_base": _js(api_base.rstrip("/")), "site_key": _js(site_key),
                           "public_key": _js(public_key), "worker": _js(WORKER_PATH),
                           "register_path": _js(REGISTER_PATH)}
-    manifest = {"name": site_name, "short_name": site_name[:12], "start_url": "/", "display": "standalone"}
     return {"PublicKey": public_key, "ApiBase": api_base.rstrip("/"), "Manifest": manifest,
             "ServiceWorker": SERVICE_WORKER, "Snippet": snippet}
 
 
-SITE_CONFIG = reply_of(PublicKey=STRING, ApiBase=STRING, Manifest={"type": "object"}, ServiceWorker=STRING,
+SITE_CONFIG = reply_of(PublicKey={"type": ["string", "null"]}, ApiBase=STRING, Manifest={"type": "object"}, ServiceWorker=STRING,
                        Snippet=STRING)

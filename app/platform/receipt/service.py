@@ -14,7 +14,7 @@ import hmac
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from herald.settings import Settings
+from kit.settings import Settings
 from models.platform.provider_config import ProviderConfig
 from models.platform.receipts import record_receipt
 from models.platform.tenant import Tenant

@@ -9,6 +9,9 @@ withdrawn again).
 An account's admins decide the access requests of sign-ups from its claimed domains:
 ``GET /api/tenants/{id}/access-requests`` (pending ones), ``POST .../{requestId}/approve``
 (``{Role?}``, default ``member``: the person becomes a member) and ``POST .../{requestId}/deny``.
+Only requests whose address the identity server reports verified are listed or decided (an
+unverified one is 404 like a missing one); each of these routes first asks the identity server
+about the unverified ones (service.refresh_verified). Unverified for 7 days: expired.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from app.platform.invitation import service as invitations
 from app.platform.member import grants
 from app.platform.registration import service
 from app.platform.registration.schemas import ApprovalBody, RegisterBody
-from app.platform.session import gate
+from app.platform.gate import api as gate
 from app.platform.tenant.views import TENANT_SHAPE, tenant_json
 from models.platform.member import Role
 from models.platform.registration import AccessRequest
@@ -109,6 +112,7 @@ def request_json(row: AccessRequest) -> dict:
 async def list_requests(request: Request, tenant_id: str) -> HTTPResponse:
     access = gate.tenant(request)
     conn = db.connection()
+    await service.refresh_verified(conn, services(request.app).client("identity"), access.tenant_pk)
     page = await KeysetPage.of(request, default_limit=50, max_limit=100).fetch(
         conn, service.pending_requests(conn, access.tenant_pk), audience=f"access-requests:{access.tenant_id}")
     return reply(request, {"AccessRequests": [request_json(row) for row in page.items],
@@ -124,6 +128,7 @@ async def approve_request(request: Request, tenant_id: str, request_id: str) -> 
     role = Role(body.role)
     access.require(Role.OWNER if role is Role.OWNER else Role.ADMIN)
     identity = services(request.app).client("identity")
+    await service.refresh_verified(db.connection(), identity, access.tenant_pk, request_id)
     async with db.transaction() as conn:
         row = await service.decide_request(conn, access.tenant_pk, request_id, True, role)
         await grants.grant(identity, access.tenant_id, row.user_id, role)
@@ -134,6 +139,9 @@ async def approve_request(request: Request, tenant_id: str, request_id: str) -> 
 @bp.post("/api/tenants/<tenant_id:id>/access-requests/<request_id:id>/deny", ctx_auth="session",
          ctx_tenant="path", ctx_role="admin", ctx_errors=(403, 409), ctx_responses=answers({200: REQUEST}))
 async def deny_request(request: Request, tenant_id: str, request_id: str) -> HTTPResponse:
+    access = gate.tenant(request)
+    await service.refresh_verified(db.connection(), services(request.app).client("identity"), access.tenant_pk,
+                                   request_id)
     async with db.transaction() as conn:
-        row = await service.decide_request(conn, gate.tenant(request).tenant_pk, request_id, False)
+        row = await service.decide_request(conn, access.tenant_pk, request_id, False)
     return reply(request, {"AccessRequest": request_json(row)})

@@ -6,11 +6,17 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.http.bodies import Body
+from app.http.bodies import Body, example
 from app.platform.invitation.schemas import EMAIL_PATTERN
 
 
 class RegisterBody(Body):
+    model_config = example({
+        "Email": "ana@example.com",
+        "Password": "correct-horse-battery-staple",
+        "Name": "Ana Lima",
+        "TenantName": "Acme",
+    })
     email: str = Field(max_length=254, pattern=EMAIL_PATTERN)
     password: str = Field(min_length=8, max_length=1024)
     name: str | None = Field(default=None, max_length=200)

@@ -6,7 +6,8 @@ Steps (docs/accounts.md, "Registration"):
    the address signing up (400 ``InviteInvalid`` / ``InviteEmailMismatch``).
 2. *Identity*: the user is made (``POST /v1/users``; 409 when the address has an account).
 3. *Platform*, one transaction: the invitation is accepted (``Invited``), or an access request is
-   filed when the address's domain is claimed by an account (``DomainClaimed``), or, when a root
+   filed when the address's domain is claimed by an account (``DomainClaimed``; its admins see it
+   only once the address is verified, below), or, when a root
    account already has the name, nothing (``TenantNameTaken``), or the account is made with the
    person as owner (201).
    **Compensation**: when this step fails (the platform's database down, the write refused), the
@@ -20,8 +21,10 @@ Steps (docs/accounts.md, "Registration"):
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
@@ -30,13 +33,14 @@ from app.http import errors
 from app.http.services import ServiceClient
 from app.platform.errors import AccountError, ConflictError
 from app.platform.invitation import service as invitations
+from app.platform.member import grants
 from app.platform.member import service as members
 from app.platform.session.service import Caller, call
 from app.platform.tenant.service import create_tenant, tenant_by_id
 from models.platform.domain import SenderDomain
 from models.platform.invitation import Invitation
 from models.platform.member import Role
-from models.platform.registration import AccessRequest, DomainClaim
+from models.platform.registration import UNVERIFIED_LIFE_DAYS, AccessRequest, DomainClaim
 from models.platform.tenant import Tenant
 
 log = logging.getLogger("herald.dashboard")
@@ -132,18 +136,64 @@ async def release_domain(tenant_id: str, domain: str) -> bool:
 
 
 # --- access requests (an account's admins decide them) --------------------------------------------
+#
+# Filing a request needs no proof that the person holds the address: anyone can sign up with any
+# address of a claimed domain. So the account's admins see a request, and may decide it, only
+# once the identity server reports that address verified (the person clicked the link sent to
+# it); the platform stamps ``verified_at`` when it sees that. A request still unverified
+# UNVERIFIED_LIFE_DAYS after it was filed has expired: a query-time filter (no schedule), so it
+# is never checked again, never shown and never decided.
+
+REFRESH_LIMIT = 50  # unverified requests checked with the identity server per listing, newest first
+
+
+def _unverified_cutoff() -> datetime:
+    return datetime.now(timezone.utc) - timedelta(days=UNVERIFIED_LIFE_DAYS)
+
+
+async def refresh_verified(conn: BaseDBAsyncClient, identity: ServiceClient, tenant_pk: int,
+                           request_id: str | None = None) -> int:
+    """Stamp ``verified_at`` on the account's pending, unexpired, unverified requests (or the one
+    named) whose address the identity server now reports verified. Returns how many. An identity
+    server that does not answer leaves them as they are (logged): they stay unseen, never shown
+    unverified."""
+    query = AccessRequest.filter(tenant_id=tenant_pk, status="pending", verified_at=None,
+                                 created_at__gt=_unverified_cutoff()).using_db(conn)
+    if request_id is not None:
+        query = query.filter(public_id=request_id)
+    rows = await query.order_by("-id").limit(REFRESH_LIMIT)
+    gate = asyncio.Semaphore(8)
+
+    async def verified(row: AccessRequest) -> int | None:
+        async with gate:
+            try:
+                person = await grants.person(identity, row.user_id)
+            except errors.HttpError as failure:
+                log.warning("access request %s: the identity server did not say whether %s is verified (%s)",
+                            row.public_id, row.user_id, failure.code)
+                return None
+        same = person["email"].strip().casefold() == row.email.strip().casefold()
+        return row.id if same and person["email_verified"] else None
+
+    found = [pk for pk in await asyncio.gather(*(verified(row) for row in rows)) if pk is not None]
+    if found:
+        await AccessRequest.filter(id__in=found, verified_at=None).using_db(conn) \
+            .update(verified_at=datetime.now(timezone.utc))
+    return len(found)
+
 
 def pending_requests(conn: BaseDBAsyncClient, tenant_pk: int):
-    """The account's pending access requests, for a keyset page."""
-    return AccessRequest.filter(tenant_id=tenant_pk, status="pending").using_db(conn)
+    """The account's pending access requests whose address is verified, for a keyset page."""
+    return AccessRequest.filter(tenant_id=tenant_pk, status="pending", verified_at__not_isnull=True).using_db(conn)
 
 
 async def decide_request(conn: BaseDBAsyncClient, tenant_pk: int, request_id: str, approve: bool,
                          role: Role = Role.MEMBER) -> AccessRequest:
     """Approve (the person becomes a member with ``role``) or deny a pending request; deciding it
-    the same way again is idempotent, the other way 409."""
-    row = await AccessRequest.filter(tenant_id=tenant_pk, public_id=request_id).using_db(conn) \
-        .select_for_update().first()
+    the same way again is idempotent, the other way 409. A request whose address is not verified
+    (or expired so) is 404, exactly like a missing one: the admins do not see it."""
+    row = await AccessRequest.filter(tenant_id=tenant_pk, public_id=request_id, verified_at__not_isnull=True) \
+        .using_db(conn).select_for_update().first()
     if row is None:
         raise errors.NotFound("No such access request.")
     wanted = "approved" if approve else "denied"

@@ -16,7 +16,7 @@ from app.http.responses import reply
 from app.platform import db
 from app.platform.report import service, views
 from app.platform.report.window import window
-from app.platform.session import gate
+from app.platform.gate import api as gate
 
 bp = Blueprint("platform_dashboard_report", url_prefix="/api/reports")
 

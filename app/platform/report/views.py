@@ -7,7 +7,7 @@ from typing import Any
 from app.http.openapi import STRING, TIMESTAMP, reply_of, shape
 from app.platform.report.service import COUNT_NAMES, REPORTED
 from app.platform.report.window import Window
-from herald.timestamps import iso
+from kit.timestamps import iso
 
 
 def period(span: Window, interval: str | None = None) -> dict[str, Any]:

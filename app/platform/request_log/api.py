@@ -21,7 +21,7 @@ from app.http.responses import iso, reply
 from app.platform import db
 from app.platform.request_log import schemas, service, views
 from app.platform.request_log.service import LogScope
-from app.platform.session import gate
+from app.platform.gate import api as gate
 
 bp = Blueprint("platform_dashboard_request_log")
 
@@ -31,7 +31,7 @@ NUMBER = {"type": ["number", "null"]}
 SERIES = {"type": "object", "required": ["object", "bucket", "data"], "properties": {
     "object": {"type": "string"}, "bucket": {"type": "string"},
     "data": {"type": "array", "items": {"type": "object", "required": ["start", "counts"]}}}}
-RESUMO = {"type": "object", "required": ["object", "total", "errors", "error_rate", "p50_ms", "p95_ms", "top_errors"],
+SUMMARY = {"type": "object", "required": ["object", "total", "errors", "error_rate", "p50_ms", "p95_ms", "top_errors"],
           "properties": {"object": {"type": "string"}, "total": {"type": "integer"}, "errors": {"type": "integer"},
                          "error_rate": {"type": "number"}, "p50_ms": NUMBER, "p95_ms": NUMBER,
                          "top_errors": {"type": "array", "items": {"type": "object"}}}}
@@ -42,7 +42,7 @@ def _scope(request: Request) -> LogScope:
     mode = request.args.get("mode") or "live"
     if mode not in schemas.MODES:
         raise schemas.invalid("mode", "must be live or test")
-    return LogScope(access.tenant_pk, access.tenant_id, mode)
+    return LogScope(access.tenant_pk, access.tenant_id, (mode,))
 
 
 @bp.get("/api/tenants/<tenant_id:id>/logs", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
@@ -76,7 +76,7 @@ async def log_series(request: Request, tenant_id: str) -> HTTPResponse:
 
 
 @bp.get("/api/tenants/<tenant_id:id>/logs/resumo", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
-        ctx_query=WINDOW_QUERY, ctx_errors=(400, 403), ctx_responses=answers({200: RESUMO}))
+        ctx_query=WINDOW_QUERY, ctx_errors=(400, 403), ctx_responses=answers({200: SUMMARY}))
 async def log_summary(request: Request, tenant_id: str) -> HTTPResponse:
     scope = _scope(request)
     since, until = schemas.window(request, datetime.now(timezone.utc))

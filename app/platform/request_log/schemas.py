@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 from sanic import Request
 
 from app.http import errors
-from app.platform.request_log.service import LogFilters
+from app.platform.request_log.service import MODES, LogFilters
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -16,7 +16,6 @@ DEFAULT_WINDOW = timedelta(hours=24)
 MAX_WINDOW = timedelta(days=31)
 STATUS_CLASSES = {"2xx": 2, "3xx": 3, "4xx": 4, "5xx": 5}
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
-MODES = ("live", "test")
 FILTERS = ("status_class", "status", "method", "path", "api_key_id", "error_code", "idempotency_key", "message_id",
            "mode", "since", "until", "limit", "after", "before",
            "tenant_id")  # accepted and discarded: the tenant is the key's

@@ -1,10 +1,11 @@
 """Reading request logs back: the account's records, newest first, within a window, filtered.
 
-Every query is the caller's tenant's and its key's mode's (a test key reads the logs of test
-keys only, a live key those of live keys: the ``mode`` filter narrows, never widens), and lies
-within the window, which also keeps it on the month partitions it needs. Cursors are signed
-for the account and hold a page's newest and oldest records (``{"f": [µs, id], "l": [µs, id]}``,
-the contract's format): ``after`` pages toward older records, ``before`` toward newer ones.
+Every query is the caller's tenant's and within the modes it may read (a test key reads the
+logs of test keys only, a live key those of both modes: the ``mode`` filter narrows, never
+widens; the dashboard reads one mode at a time), and lies within the window, which also keeps
+it on the month partitions it needs. Cursors are signed for the account and hold a page's
+newest and oldest records (``{"f": [µs, id], "l": [µs, id]}``, the contract's format):
+``after`` pages toward older records, ``before`` toward newer ones.
 """
 
 from __future__ import annotations
@@ -24,20 +25,31 @@ from models.platform.request_log import RequestLog, created_at_of, micros_of
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
+MODES = ("live", "test")
+
+
 class LogReader(Protocol):
-    """Whose records a read returns: an API key's :class:`Principal` (/v1/logs), or the
-    dashboard's :class:`LogScope` (an account and a mode, /api/tenants/{id}/logs)."""
+    """Whose records a read returns: an account and the modes it may see."""
 
     tenant_pk: int
     tenant_id: str
-    mode: str
+    modes: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class LogScope:
+    """An account and the modes read: :func:`key_scope` for /v1/logs, one mode for the dashboard."""
+
     tenant_pk: int
     tenant_id: str
-    mode: str
+    modes: tuple[str, ...]
+
+
+def key_scope(tenant_pk: int, tenant_id: str, key_mode: str) -> LogScope:
+    """What an API key reads: a live key is the account's own and sees the requests of its test
+    keys too (as Stripe's live dashboard does); a test key, which may sit in a test harness or a
+    developer's laptop, sees test requests only."""
+    return LogScope(tenant_pk, tenant_id, MODES if key_mode == "live" else ("test",))
 
 
 @dataclass(frozen=True)
@@ -116,7 +128,7 @@ def _matching(filters: LogFilters) -> Q:
 async def list_logs(conn: BaseDBAsyncClient, principal: LogReader, filters: LogFilters, *, since: datetime,
                     until: datetime, limit: int, position: Position | None, secret_key: str) -> Page[RequestLog]:
     """A page of records, newest first; ``next_cursor`` (None on the last page) pages on."""
-    query = RequestLog.filter(_matching(filters), tenant_id=principal.tenant_pk, mode=principal.mode,
+    query = RequestLog.filter(_matching(filters), tenant_id=principal.tenant_pk, mode__in=list(principal.modes),
                               created_at__gte=since, created_at__lte=until).using_db(conn)
     if position is not None and position.direction == "after":
         # Ids sort like (created_at, id): the time bound is for partition and index pruning.
@@ -138,7 +150,7 @@ async def log_record(conn: BaseDBAsyncClient, principal: LogReader, log_id: str)
     row = None
     if created_at is not None:
         row = await RequestLog.get_or_none(id=log_id, created_at=created_at, tenant_id=principal.tenant_pk,
-                                           mode=principal.mode, using_db=conn)
+                                           mode__in=list(principal.modes), using_db=conn)
     if row is None:
         raise errors.NotFound("No request log with this id.")
     return row
@@ -155,14 +167,14 @@ async def series(conn: BaseDBAsyncClient, reader: LogReader, *, since: datetime,
     """Counts per time bucket and status class (``2xx`` ...), oldest bucket first."""
     return await conn.execute_query_dict(
         "SELECT date_bin($4::interval, created_at, $2) AS bucket, (status / 100) AS class, count(*) AS count "
-        "FROM request_logs WHERE tenant_id = $1 AND mode = $5 AND created_at >= $2 AND created_at <= $3 "
-        "GROUP BY 1, 2 ORDER BY 1, 2", [reader.tenant_pk, since, until, BUCKETS[bucket], reader.mode])
+        "FROM request_logs WHERE tenant_id = $1 AND mode = ANY($5::text[]) AND created_at >= $2 AND created_at <= $3 "
+        "GROUP BY 1, 2 ORDER BY 1, 2", [reader.tenant_pk, since, until, BUCKETS[bucket], list(reader.modes)])
 
 
 async def summary(conn: BaseDBAsyncClient, reader: LogReader, *, since: datetime, until: datetime) -> dict:
     """Totals, the error rate (4xx and 5xx among all), p50 and p95 durations, top error codes."""
-    params = [reader.tenant_pk, since, until, reader.mode]
-    where = "tenant_id = $1 AND mode = $4 AND created_at >= $2 AND created_at <= $3"
+    params = [reader.tenant_pk, since, until, list(reader.modes)]
+    where = "tenant_id = $1 AND mode = ANY($4::text[]) AND created_at >= $2 AND created_at <= $3"
     [totals] = await conn.execute_query_dict(
         f"SELECT count(*) AS total, count(*) FILTER (WHERE status >= 400) AS errors, "
         f"percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, "

@@ -2,7 +2,8 @@
 
 The routes' own 400 and 404 use the lowercase envelope; the gate's 401, 403 and 429 are in the
 platform's, as on every /v1 route. On top of the key's general rate limit these routes allow 5
-requests per second per key. The query string is read by app/platform/request_log/schemas.py,
+requests per second per key. A live key reads the logs of both modes (``mode`` narrows), a test
+key those of test keys only. The query string is read by app/platform/request_log/schemas.py,
 the records by app/platform/request_log/service.py.
 """
 
@@ -15,7 +16,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from app.http import errors
 from app.http.responses import reply
 from app.platform import db
-from app.platform.api_key.gate import principal_of
+from app.platform.gate.v1 import principal_of
 from app.platform.api_key.principal import Principal
 from app.platform.request_log import schemas, service, views
 
@@ -35,12 +36,13 @@ async def _rate_limit(request: Request, principal: Principal) -> None:
 async def list_logs(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     await _rate_limit(request, principal)
+    scope = service.key_scope(principal.tenant_pk, principal.tenant_id, principal.mode)
     secret_key = request.app.ctx.settings.secret_key
     since, until = schemas.window(request, datetime.now(timezone.utc))
     limit = schemas.limit(request)
     cursor = schemas.cursor(request)
-    position = service.open_position(principal, cursor, secret_key) if cursor is not None else None
-    page = await service.list_logs(db.connection(), principal, schemas.filters(request), since=since, until=until,
+    position = service.open_position(scope, cursor, secret_key) if cursor is not None else None
+    page = await service.list_logs(db.connection(), scope, schemas.filters(request), since=since, until=until,
                                    limit=limit, position=position, secret_key=secret_key)
     return reply(request, views.listing(page))
 
@@ -49,4 +51,5 @@ async def list_logs(request: Request) -> HTTPResponse:
 async def get_log(request: Request, log_id: str) -> HTTPResponse:
     principal = principal_of(request)
     await _rate_limit(request, principal)
-    return reply(request, views.detail(await service.log_record(db.connection(), principal, log_id)))
+    scope = service.key_scope(principal.tenant_pk, principal.tenant_id, principal.mode)
+    return reply(request, views.detail(await service.log_record(db.connection(), scope, log_id)))

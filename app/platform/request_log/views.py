@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http.paging import Page
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.platform.request_log import RequestLog
 
 US = "microseconds"

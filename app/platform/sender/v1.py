@@ -1,5 +1,5 @@
-"""GET /v1/senders: the account's sender domains and mailboxes (a test-mode key also sees the
-sandbox domain)."""
+"""GET /v1/senders: the account's sender domains and its mailboxes of the key's mode (a test-mode key
+also sees the sandbox domain); the mailboxes come from the mail system."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.responses import reply
 from app.http.openapi import answers
+from app.http.services import services
 from app.platform import db
-from app.platform.api_key.gate import principal_of
-from app.platform.sender.service import sender_domains
+from app.platform.gate.v1 import principal_of
+from app.platform.sender.service import mailbox_addresses, sender_domains
 from app.platform.sender.views import SENDERS, senders_view
 
 bp = Blueprint("v1_senders", url_prefix="/v1")
@@ -19,4 +20,5 @@ bp = Blueprint("v1_senders", url_prefix="/v1")
 async def senders(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     domains = await sender_domains(db.connection(), principal)
-    return reply(request, senders_view(domains, sandbox=principal.mode == "test"))
+    mailboxes = await mailbox_addresses(services(request.app).client("mail"), principal)
+    return reply(request, senders_view(domains, sandbox=principal.mode == "test", mailboxes=mailboxes))

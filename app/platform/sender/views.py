@@ -1,6 +1,7 @@
 """The contract's listing of senders: ``Domains[]`` (``Name``, ``Verified``, ``UsableFor``:
 ``emails/send`` while the domain may be a Source, ``DnsStatus``: ``ok`` | ``pending``) and
-``Mailboxes[]`` (the mail API's, a separate system: Herald itself has none to list yet)."""
+``Mailboxes[]`` (the mail API's, app/mail/: ``Address``, ``UsableFor``: ``emails/send`` and
+``mail:/v1/emails`` while the mailbox's domain may be a Source)."""
 
 from __future__ import annotations
 
@@ -10,25 +11,39 @@ from app.http.openapi import STRING, reply_of, shape
 from models.platform.domain import SANDBOX_DOMAIN, SenderDomain, SenderState
 
 EMAILS_SEND = "emails/send"
+MAIL_EMAILS = "mail:/v1/emails"
 
 
 def sandbox_view() -> dict[str, Any]:
     return {"Name": SANDBOX_DOMAIN, "Verified": True, "UsableFor": [EMAILS_SEND], "DnsStatus": "ok"}
 
 
+def domain_usable_for(domain: SenderDomain) -> list[str]:
+    return [EMAILS_SEND] if domain.state() is SenderState.VERIFIED else []
+
+
 def domain_view(domain: SenderDomain) -> dict[str, Any]:
-    usable = domain.state() is SenderState.VERIFIED
-    return {"Name": domain.name, "Verified": domain.verified, "UsableFor": [EMAILS_SEND] if usable else [],
+    return {"Name": domain.name, "Verified": domain.verified, "UsableFor": domain_usable_for(domain),
             "DnsStatus": domain.dns_status}
 
 
-def senders_view(domains: list[SenderDomain], *, sandbox: bool) -> dict[str, Any]:
+def mailbox_view(address: str, usable_domains: set[str]) -> dict[str, Any]:
+    usable = address.rpartition("@")[2] in usable_domains
+    return {"Address": address, "UsableFor": [EMAILS_SEND, MAIL_EMAILS] if usable else []}
+
+
+def senders_view(domains: list[SenderDomain], *, sandbox: bool, mailboxes: list[str] = ()) -> dict[str, Any]:
     listed = [sandbox_view()] if sandbox else []
-    return {"Domains": listed + [domain_view(domain) for domain in domains], "Mailboxes": []}
+    usable = {domain.name for domain in domains if domain.state() is SenderState.VERIFIED}
+    if sandbox:
+        usable.add(SANDBOX_DOMAIN)
+    return {"Domains": listed + [domain_view(domain) for domain in domains],
+            "Mailboxes": [mailbox_view(address, usable) for address in mailboxes]}
 
 
 # The answer's shape, for the OpenAPI document (app/http/openapi.py).
 SENDERS = reply_of(Domains={"type": "array", "items": shape(Name=STRING, Verified={"type": "boolean"},
                                                             UsableFor={"type": "array", "items": STRING},
                                                             DnsStatus={"enum": ["ok", "pending"]})},
-                   Mailboxes={"type": "array"})
+                   Mailboxes={"type": "array", "items": shape(Address=STRING,
+                                                              UsableFor={"type": "array", "items": STRING})})

@@ -13,7 +13,8 @@ from app.http.identity import session_token
 from app.http.openapi import NO_CONTENT, answers
 from app.http.responses import no_content, reply
 from app.http.services import BEARER_TOKEN, ServiceClient, services
-from app.platform.session import gate, service, views
+from app.platform.gate import api as gate
+from app.platform.session import service, views
 from app.platform.session.errors import UseEmailsEndpoint
 from app.platform.session.schemas import LoginBody, ProfileBody, ResendBody, TwoFactorBody
 

@@ -36,30 +36,30 @@ class ReauthRequired(errors.Forbidden):
     message = "This change needs a recent re-authentication: confirm it with POST /api/me/reautenticar."
 
 
-class ReauthIndisponivel(errors.Forbidden):
+class ReauthUnavailable(errors.Forbidden):
     """The identity server could not say whether the session re-authenticated lately: refused."""
     code = "ReauthIndisponivel"
     message = "Re-authentication cannot be checked right now; try again shortly."
 
 
-class SessaoNecessaria(errors.Forbidden):
+class OwnSessionRequired(errors.Forbidden):
     """The person's own session is needed: this session is serving a support session (an operator
     reading another account), and the person's security trail is not part of that view."""
     code = "SessaoNecessaria"
     message = "This needs your own session: end the support session first."
 
 
-class EnderecoNaoRecebe(errors.Unprocessable):
+class AddressTakesNoMail(errors.Unprocessable):
     code = "EnderecoNaoRecebe"
     message = "This address takes no verification e-mail: it is verified already."
 
 
-class EnvioRecusado(errors.UpstreamError):
+class SendingRefused(errors.UpstreamError):
     code = "EnvioRecusado"
     message = "The verification e-mail could not be handed over for sending; try again."
 
 
-class PasskeyIndisponivel(errors.ServiceUnavailable):
+class PasskeyUnavailable(errors.ServiceUnavailable):
     code = "PasskeyIndisponivel"
     message = "Passkey sign-in is unavailable right now; sign in with the password or try again shortly."
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
 from app.platform.staff.service import Actor
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.platform.audit import AdminAudit
 from models.platform.support_session import SupportSession
 

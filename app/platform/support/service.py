@@ -10,12 +10,17 @@ Inside a support session:
 
 - every write (any method but GET, HEAD, OPTIONS) is refused with 403 ``ImpersonationReadOnly``
   (:func:`refuse_writes_in_support_session`), except ``POST /api/admin/impersonation/end``;
-- the dashboard acts in the entered account (:func:`support_access`): ``X-Service-Tenant``
-  absent means the entered account, and naming any other account (header or path) answers 404.
+- the dashboard acts in the entered account (:func:`support_access`) with the owner's reach (it
+  reads what the account's owner reads): ``X-Service-Tenant`` absent means the entered account,
+  and naming any other account (header or path) answers 404;
+- every dashboard read is recorded in the account's trail before it is answered
+  (:func:`record_read`; the answer's status is added after it, :func:`note_status`): a read that
+  cannot be recorded is refused with 503, so nothing is seen off the record.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta, timezone
 
 from asyncpg import PostgresError
@@ -32,8 +37,10 @@ from app.platform.staff.service import Actor, record
 from app.platform.tenant import service as tenants
 from models.platform.member import Role
 from models.platform.staff import SupportMarker
-from models.platform.support_session import SupportSession
+from models.platform.support_session import SupportRead, SupportSession
 from models.platform.tenant import Tenant, TenantStatus
+
+log = logging.getLogger("herald.support")
 
 SUPPORT_MINUTES = 60  # a support session ends by itself after this long
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -78,10 +85,15 @@ async def refuse_writes_in_support_session(request: Request) -> SupportSession |
 
 async def dashboard_access(request: Request, where: str | None) -> TenantAccess | None:
     """The /api gate's support-session step, after the session is proved: refuses writes inside a
-    support session, and gives the access a ``ctx_tenant`` route acts with during one (None outside
-    a support session, or for a route that names no account: the gate resolves as usual)."""
+    support session, records its reads (another account's included: the attempt is on the record
+    too), and gives the access a ``ctx_tenant`` route acts with during one (None outside a support
+    session, or for a route that names no account: the gate resolves as usual)."""
     support = await refuse_writes_in_support_session(request)
-    if support is None or where is None:
+    if support is None:
+        return None
+    if request.method in SAFE_METHODS:  # a write never gets here (refused just above)
+        await record_read(request, support)
+    if where is None:
         return None
     return support_access(request, support, where)
 
@@ -96,7 +108,42 @@ def support_access(request: Request, support: SupportSession, where: str) -> Ten
         named = (request.headers.get("x-service-tenant") or "").strip() or entered.public_id
     if named != entered.public_id:
         raise errors.NotFound("No such tenant.")
-    return TenantAccess(entered.id, entered.public_id, request.ctx.session.user_id, Role.MEMBER, False)
+    # The owner's role: support sees what the person asking for help sees (API keys, request logs,
+    # members); writes never reach a handler (refuse_writes_in_support_session).
+    return TenantAccess(entered.id, entered.public_id, request.ctx.session.user_id, Role.OWNER, False)
+
+
+MAX_PATH = 500
+
+
+async def record_read(request: Request, support: SupportSession) -> None:
+    """Write the read into the account's trail before it is answered (kept on
+    ``request.ctx.support_read``). The path goes without its query string: a search term may be
+    personal data. The database away: 503, the read is not served unrecorded."""
+    try:
+        row = await SupportRead.create(support_id=support.id, method=request.method,
+                                       path=request.path[:MAX_PATH], using_db=db.connection())
+    except (BaseORMException, PostgresError, OSError) as failure:
+        raise errors.ServiceUnavailable("Reads inside a support session cannot be recorded right now; "
+                                        "try again shortly.", retry_after=5) from failure
+    request.ctx.support_read = row.id
+
+
+async def note_status(request: Request, status: int) -> None:
+    """Add the answer's status to the recorded read (a failure here loses the status, not the read)."""
+    read_id = getattr(request.ctx, "support_read", None)
+    if read_id is None:
+        return
+    request.ctx.support_read = None
+    try:
+        await SupportRead.filter(id=read_id).using_db(db.connection()).update(status=status)
+    except (BaseORMException, PostgresError, OSError) as failure:
+        log.warning("support read %s: status %s not recorded: %s", read_id, status, failure)
+
+
+def reads(conn: BaseDBAsyncClient, tenant_pk: int, support_id: str):
+    """The reads of one support session opened on the account, for a keyset page."""
+    return SupportRead.filter(support__public_id=support_id, support__tenant_id=tenant_pk).using_db(conn)
 
 
 async def enter(conn: BaseDBAsyncClient, actor: Actor, session_id: str, tenant_id: str, reason: str) -> SupportSession:

@@ -1,1 +1,1 @@
-"""Suppressions written by other systems (the CRM's opt-outs)."""
+"""Suppressions: the account's (bounces, complaints: /v1 and /api) and the CRM's opt-outs (internal)."""

@@ -4,19 +4,28 @@ The account is the one the gate resolved (``X-Service-Tenant``, else the person'
 ``NoTenant`` without any). POST upserts by (account, slug) and answers 200 ``{Template}`` on
 create and on update; the 101st template of an account is 409 ``LimitExceeded``. GET answers
 ``{Templates}`` by slug, at most ``limit`` (1..100, default 100: the whole account).
+``POST /api/templates/preview`` renders unsaved parts with the given variables through the same
+render as a send (sandbox, budget, deadline) and saves nothing; 30 a minute per person.
 """
 
 from __future__ import annotations
 
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 from sanic import Blueprint, HTTPResponse, Request
+
+from app.http import errors
+from app.http.bodies import Body, example
+from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
 
 from app.http.bodies import load_json, validate
 from app.http.openapi import answers
 from app.http.query import int_param
 from app.http.responses import reply
 from app.platform import db
-from app.platform.session import gate
-from app.platform.template import service
+from app.platform.gate import api as gate
+from app.platform.template import render, service
 from app.platform.template.schemas import TemplateUpsert
 from app.platform.template.views import TEMPLATE, TEMPLATES, template_view
 from models.platform.template import MAX_TEMPLATES_PER_ACCOUNT
@@ -24,6 +33,24 @@ from models.platform.template import MAX_TEMPLATES_PER_ACCOUNT
 bp = Blueprint("platform_dashboard_template")
 
 MAX_BODY = 2 * 1024 * 1024
+MAX_PREVIEW_BODY = 256 * 1024  # a preview is typed by a person in an editor
+PREVIEWS_PER_MINUTE = 30  # per person: an editor previews on pauses, not on every key
+
+
+class TemplatePreview(Body):
+    """Parts as the editor holds them (nothing saved), and the variables to render them with."""
+    model_config = example({"Channel": "email", "Subject": "Hi {{ name }}", "Html": "<p>Hello {{ name }}</p>",
+                            "Variables": {"name": "Ana"}})
+
+    channel: Literal["email", "sms", "push", "whatsapp"]
+    subject: Annotated[str, Field(min_length=1, max_length=998)] | None = None
+    text: Annotated[str, Field(min_length=1, max_length=100_000)] | None = None
+    html: Annotated[str, Field(min_length=1, max_length=200_000)] | None = None
+    variables: Annotated[dict[str, Any], Field(max_length=100)] | None = None
+
+
+PREVIEW = reply_of(Preview=shape(Subject=NULLABLE_STRING, Text=NULLABLE_STRING, Html=NULLABLE_STRING),
+                   Variables={"type": "array", "items": STRING})
 
 
 @bp.get("/api/templates", ctx_auth="session", ctx_tenant="header", ctx_query=("limit",), ctx_errors=(403,),
@@ -38,6 +65,25 @@ async def list_templates(request: Request) -> HTTPResponse:
          ctx_errors=(403, 409, 413, 422), ctx_responses=answers({200: TEMPLATE}))
 async def upsert_template(request: Request) -> HTTPResponse:
     body = validate(load_json(request, max_bytes=MAX_BODY), TemplateUpsert)
+    await service.vet(body)  # the trial render, before the transaction: no connection held meanwhile
     async with db.transaction() as conn:
         template = await service.upsert(conn, gate.tenant(request).tenant_pk, body)
     return reply(request, {"Template": template_view(template)})
+
+
+@bp.post("/api/templates/preview", ctx_auth="session", ctx_tenant="header", ctx_body=TemplatePreview,
+         ctx_errors=(403, 413, 422, 429), ctx_responses=answers({200: PREVIEW}))
+async def preview(request: Request) -> HTTPResponse:
+    body = validate(load_json(request, max_bytes=MAX_PREVIEW_BODY), TemplatePreview)
+    decision = await request.app.ctx.dashboard_limiter.hit(
+        f"template-preview:{request.ctx.session.user_id}", PREVIEWS_PER_MINUTE, 60)
+    if not decision.allowed:
+        raise errors.Throttling(decision.retry_after, headers=decision.headers())
+    # The checks and the trial render of a save, then the render of a send: one pipeline.
+    draft = TemplateUpsert.model_validate({"Slug": "preview", "Channel": body.channel, "Subject": body.subject,
+                                          "Text": body.text, "Html": body.html})
+    await service.vet(draft)
+    parts = service.parts_of(draft)
+    out = await render.render(body.channel, parts, body.variables or {})
+    return reply(request, {"Preview": {"Subject": out.get("Subject"), "Text": out.get("Text"), "Html": out.get("Html")},
+                           "Variables": render.check(body.channel, parts)})

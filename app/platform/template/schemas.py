@@ -1,4 +1,4 @@
-"""The body of POST /api/templates (strict: an unknown field is a 400 naming it)."""
+"""The bodies of POST /api/templates and of /v1/templates (strict: an unknown field is a 400 naming it)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from app.http.bodies import Body
+from app.http import errors
+from app.http.bodies import Body, example
 
 SLUG = r"^[a-z0-9][a-z0-9_.-]{0,99}$"
 CHANNELS = ("email", "sms", "push", "whatsapp")
@@ -20,3 +21,34 @@ class TemplateUpsert(Body):
     text: Annotated[str, Field(min_length=1, max_length=100_000)] | None = None
     html: Annotated[str, Field(min_length=1, max_length=1_000_000)] | None = None
     language: Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$")] | None = None
+
+
+class TemplateCreate(TemplateUpsert):
+    """POST /v1/templates: the dashboard's fields; a slug the account already has is 409."""
+
+    model_config = example({"Slug": "order-shipped", "Channel": "email", "Name": "Shipping notice",
+                            "Subject": "Order {{ order }} has shipped",
+                            "Text": "Hello {{ name }}, order {{ order }} is on its way.",
+                            "Html": "<p>Hello {{ name }}, order <b>{{ order }}</b> is on its way.</p>"})
+
+
+class TemplateChange(Body):
+    """PATCH /v1/templates/{id}: the fields given replace the template's (null removes an optional
+    part); slug and channel stay (another slug or channel is another template)."""
+
+    model_config = example({"Subject": "Your order {{ order }} is on its way"})
+    name: Annotated[str, Field(max_length=200)] | None = None
+    subject: Annotated[str, Field(min_length=1, max_length=998)] | None = None
+    text: Annotated[str, Field(min_length=1, max_length=100_000)] | None = None
+    html: Annotated[str, Field(min_length=1, max_length=1_000_000)] | None = None
+    language: Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$")] | None = None
+
+    def applied_to(self, slug: str, channel: str, current: dict[str, str | None]) -> TemplateUpsert:
+        """The whole template once these changes are made to ``current`` (its fields by name)."""
+        changes = self.model_dump(exclude_unset=True)
+        if not changes:
+            raise errors.Unprocessable("Give at least one of Name, Subject, Text, Html, Language.",
+                                       details={"body": "at least one of Name, Subject, Text, Html, Language"})
+        merged = {**current, **changes}
+        return TemplateUpsert.model_validate({"Slug": slug, "Channel": channel, **{
+            name.capitalize(): merged.get(name) for name in ("name", "subject", "text", "html", "language")}})

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
 from app.platform.template.service import variables_of
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.platform.template import Template, TemplateState
 
 
@@ -35,3 +35,5 @@ TEMPLATE_SHAPE = shape(TemplateId=STRING, Slug=STRING, Channel={"enum": ["email"
                        Variables={"type": "array", "items": STRING}, CreatedAt=TIMESTAMP, UpdatedAt=TIMESTAMP)
 TEMPLATE = reply_of(Template=TEMPLATE_SHAPE)
 TEMPLATES = reply_of(Templates={"type": "array", "items": TEMPLATE_SHAPE})
+TEMPLATE_PAGE = reply_of(Templates={"type": "array", "items": TEMPLATE_SHAPE}, NextCursor=NULLABLE_STRING,
+                         HasMore={"type": "boolean"})

@@ -8,7 +8,7 @@
     PATCH /api/tenants/{id}/quota         the monthly quota; EffectiveQuota recomputed below (owner)
     GET  /api/tenants/{id}/impersonations the support sessions opened on the account (any member)
 
-The gate (app/platform/session/gate.py) has proved the person's access to ``{id}`` (404 outside
+The gate (app/platform/gate/api.py) has proved the person's access to ``{id}`` (404 outside
 it) and the route's role before any handler runs.
 """
 
@@ -27,7 +27,7 @@ from app.http.responses import reply
 from app.platform import db
 from app.platform.member import grants
 from app.platform.member import service as members
-from app.platform.session import gate
+from app.platform.gate import api as gate
 from app.platform.tenant import service
 from app.platform.tenant.schemas import IGNORED_ON_CREATE, ChildCreate, ParentChange, QuotaChange, TenantCreate
 from app.platform.tenant.views import (IMPERSONATIONS, TENANT, TENANTS, TREE, WRAPPED, impersonation_json, tenant_json,

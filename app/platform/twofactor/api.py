@@ -10,7 +10,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.bodies import parse_body
 from app.http.responses import reply
-from app.platform.session import gate
+from app.platform.gate import api as gate
 from app.platform.session.api import identity
 from app.platform.twofactor import service
 from app.platform.twofactor.schemas import CodeBody, PasswordBody

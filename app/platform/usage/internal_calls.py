@@ -2,8 +2,8 @@
 (service credential).
 
 The pages system accepts platform keys (app/http/api_keys.py) and counts every call a valid key makes
-there, as this platform's /v1 gate does (app/platform/api_key/gate.py). It sums them per account in
-memory and sends the sums every few seconds (app/pages/api_calls.py): ``{"Counts": {"<account>": n}}``.
+there, as this platform's /v1 gate does (app/platform/gate/v1.py). It sums them per account in
+memory and sends the sums every few seconds (app/pages/gate/api_calls.py): ``{"Counts": {"<account>": n}}``.
 Each account's sum becomes one atomic increment of ``api_calls`` in the sharded usage counters
 (models/platform/usage.py), the ones ``GET /v1/account/usage`` reads as ``ApiCalls``, all in one
 transaction: the answer ``{"Counted": k, "Unknown": [...]}`` means every count is committed (an

@@ -8,7 +8,7 @@ from pydantic import Field
 from sanic import Request
 
 from app.http import errors
-from app.http.bodies import Body, load_json, validate
+from app.http.bodies import Body, example, load_json, validate
 from models.platform.events import TEST_EVENT
 from models.platform.webhook import ALL_EVENTS, DEFAULT_ROTATION_OVERLAP, MAX_ROTATION_OVERLAP
 
@@ -17,6 +17,11 @@ UPDATABLE = ("url", "event_types", "enabled", "description")
 
 
 class WebhookCreate(Body):
+    model_config = example({
+        "Url": "https://example.com/hooks/herald",
+        "EventTypes": ["email.delivered", "email.bounced"],
+        "Description": "Order system",
+    })
     url: str = Field(min_length=1, max_length=2048)
     event_types: list[str] = Field(default_factory=lambda: [ALL_EVENTS], min_length=1, max_length=100)
     enabled: bool = True
@@ -24,6 +29,7 @@ class WebhookCreate(Body):
 
 
 class WebhookUpdate(Body):
+    model_config = example({"EventTypes": ["*"], "Enabled": True})
     url: str | None = Field(None, min_length=1, max_length=2048)
     event_types: list[str] | None = Field(None, min_length=1, max_length=100)
     enabled: bool | None = None
@@ -54,3 +60,17 @@ def optional_body(request: Request, model: type[Body]) -> Body:
     if not (request.body or b"").strip():
         return model()
     return validate(load_json(request, max_bytes=MAX_BODY_BYTES), model)
+
+
+# --- the internal events route (app/platform/webhook/internal.py) ---------------------------------
+
+EVENT_BODY_BYTES = 16 * 1024
+
+
+class ForeignEvent(Body):
+    """An event another system saw (``email.received``: the mail system), for the account's webhooks."""
+    model_config = example({"Type": "email.received", "Data": {
+        "ReceivedId": "rcv_0123456789abcdef01234567", "Mailbox": "support@shop.example", "Subject": "Hello",
+        "Url": "https://mail.example.com/v1/received/rcv_0123456789abcdef01234567"}})
+    type: str = Field(min_length=1, max_length=64)
+    data: dict[str, Any]

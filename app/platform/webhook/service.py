@@ -18,10 +18,10 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from app.http import errors
 from app.http.paging import KeysetPage, Page
 from app.platform.api_key.principal import Principal
-from herald.actors import Actor
-from herald.egress import url_problem
+from kit.actors import Actor
+from kit.egress import url_problem
 from models.outbox import enqueue
-from models.platform.events import CATALOG, CHANNELS, emit
+from models.platform.events import CATALOG, CHANNELS, EMAIL_RECEIVED, emit
 from models.platform.webhook import (ALL_EVENTS, MAX_ENDPOINTS_PER_TENANT, DeliveryStatus, WebhookAttempt,
                                      WebhookDelivery, WebhookEndpoint, WebhookEvent, new_endpoint_id, new_secret,
                                      seal_secret)
@@ -149,6 +149,13 @@ async def send_test_event(conn: BaseDBAsyncClient, principal: Principal, webhook
 
 def sample_data(event_type: str, webhook_id: str) -> dict[str, Any]:
     """What a test event carries: for a message event, the shape of the real one, marked Test."""
+    if event_type == EMAIL_RECEIVED:
+        return {"ReceivedId": "rcv_" + "0" * 24, "MailboxId": "mbx_" + "0" * 24, "Mailbox": "support@example.com",
+                "From": "Someone <someone@example.net>", "To": "support@example.com", "Subject": "A test message",
+                "EnvelopeFrom": "someone@example.net", "Recipient": "support@example.com", "Size": 1024,
+                "Authentication": {"Spf": "pass", "Dkim": "pass", "Dmarc": "pass"},
+                "ReceivedAt": "2026-01-01T00:00:00Z", "Url": "https://mail.example.com/v1/received/rcv_" + "0" * 24,
+                "Test": True}
     channel, _, what = event_type.partition(".")
     if channel not in CHANNELS:
         return {"WebhookId": webhook_id, "Test": True, "Message": "A test event from Herald."}
@@ -212,7 +219,7 @@ async def retry_delivery(conn: BaseDBAsyncClient, principal: Principal, webhook_
     found = await endpoint(conn, principal, webhook_id)
     _refuse_disabled(found)
     delivery = await _delivery(conn, found, delivery_id)
-    # Endpoint first, then delivery: the order every writer of both uses (see tasks/webhooks.py).
+    # Endpoint first, then delivery: the order every writer of both uses (see tasks/platform/webhooks.py).
     await conn.execute_query(
         "UPDATE webhook_endpoints SET breaker_open_until = now() WHERE id = $1 AND breaker_open_until > now()",
         [found.id])

@@ -23,7 +23,7 @@ from app.http.paging import KeysetPage
 from app.http.responses import no_content, reply
 from app.http.openapi import NO_CONTENT, answers
 from app.platform import db
-from app.platform.api_key.gate import principal_of
+from app.platform.gate.v1 import principal_of
 from app.platform.webhook import service
 from app.platform.webhook.schemas import (MAX_BODY_BYTES, SecretRotation, TestEvent, WebhookCreate, WebhookUpdate,
                                           optional_body)

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
-from herald.timestamps import iso
+from kit.timestamps import iso
 from models.platform.webhook import (BREAKER_THRESHOLD, DeliveryStatus, WebhookAttempt, WebhookDelivery,
                                      WebhookEndpoint, WebhookEvent)
 

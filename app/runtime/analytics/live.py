@@ -6,7 +6,12 @@ got there. A client subscribes first, then (with ``Last-Event-ID``) catches up f
 then forwards what the channel brings, skipping ids it has already sent: so a reconnecting browser
 misses nothing that is still in the history (the last 1000 events of the account). A comment line
 (``: ping``) goes out every heartbeat (RUNTIME_SSE_HEARTBEAT_SECONDS) and renews the stream's lease
-in the account's set of open streams; at most RUNTIME_LIVE_STREAMS are open per account (429).
+in the sets of open streams; at most RUNTIME_LIVE_STREAMS are open per account, and at most
+:data:`PER_PERSON` per person and :data:`PER_ADDRESS` per client address (429 ``Throttling``).
+
+Everything here is on the streams' Redis (``STREAMS_REDIS_URL``), and each open stream holds one
+connection of its own pool (``app.ctx.live_redis``, bounded by app/runtime/collect/public.py): a
+pub/sub subscription keeps its connection, so these never take the app's other connections.
 """
 
 from __future__ import annotations
@@ -21,20 +26,29 @@ from sanic import Request
 
 from app.http import errors
 from app.runtime.errors import TooManyStreams
-from models.runtime.stream import live_channel, live_history, open_streams
+from models.runtime.stream import (live_channel, live_history, open_streams, open_streams_of_address,
+                                   open_streams_of_person)
 
 log = logging.getLogger("herald.runtime.live")
 
 STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}")
 CATCH_UP = 1000
 
-# KEYS: open-stream set; ARGV: now, lease expiry, member, cap
+PER_PERSON = 3  # open live streams of one person, whatever the account
+PER_ADDRESS = 3  # open live streams from one client address
+
+# KEYS: the open-stream sets (account, person, address); ARGV: now, lease expiry, member, then one
+# cap per key. Returns 0 when opened (the member is in every set), else the 1-based key that is full.
 OPEN_LUA = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('EXPIRE', KEYS[1], 3600)
-return 1
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
+  if redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then return i end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, ARGV[2], ARGV[3])
+  redis.call('EXPIRE', key, 3600)
+end
+return 0
 """
 
 
@@ -51,19 +65,26 @@ def _text(value) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-async def stream(request: Request, tenant: str) -> None:
+async def stream(request: Request, tenant: str, person: str) -> None:
     settings = request.app.ctx.settings
     heartbeat, cap = settings.runtime_sse_heartbeat_seconds, settings.runtime_live_streams
-    redis: aioredis.Redis = request.app.ctx.redis
-    member, key = secrets.token_hex(8), open_streams(tenant)
+    redis: aioredis.Redis = request.app.ctx.live_redis
+    address = request.remote_addr or request.ip or ""
+    member = secrets.token_hex(8)
+    keys = [open_streams(tenant), open_streams_of_person(person), open_streams_of_address(address)]
     lease = heartbeat * 3
     try:
-        opened = await redis.eval(OPEN_LUA, 1, key, time.time(), time.time() + lease, member, cap)
+        full = int(await redis.eval(OPEN_LUA, len(keys), *keys, time.time(), time.time() + lease, member,
+                                    cap, PER_PERSON, PER_ADDRESS))
     except (aioredis.RedisError, OSError):
         raise errors.ServiceUnavailable("The live stream is unavailable right now; retry shortly.",
                                         retry_after=5) from None
-    if not int(opened):
+    if full == 1:
         raise TooManyStreams(cap)
+    if full:
+        whose = "You already have" if full == 2 else "This address already has"
+        raise errors.Throttling(15, f"{whose} {PER_PERSON if full == 2 else PER_ADDRESS} live streams open; "
+                                    "close one and retry.", limit=PER_PERSON if full == 2 else PER_ADDRESS)
     pubsub = redis.pubsub()
     try:
         await pubsub.subscribe(live_channel(tenant))
@@ -88,14 +109,21 @@ async def stream(request: Request, tenant: str) -> None:
                     last = _order(stream_id)
             if time.monotonic() >= next_beat:
                 await response.send(": ping\n\n")
-                await redis.zadd(key, {member: time.time() + lease})
+                for key in keys:
+                    await redis.zadd(key, {member: time.time() + lease})
                 next_beat = time.monotonic() + heartbeat
     except (aioredis.RedisError, OSError) as error:
         log.warning("live stream of %s ended: Redis %s", tenant, type(error).__name__)
     finally:
-        try:
+        await _close(redis, keys, member, pubsub)
+
+
+async def _close(redis: aioredis.Redis, keys: list[str], member: str, pubsub=None) -> None:
+    try:
+        for key in keys:
             await redis.zrem(key, member)
+        if pubsub is not None:
             await pubsub.aclose()
-        except (aioredis.RedisError, OSError):
-            pass
+    except (aioredis.RedisError, OSError):
+        pass
 

@@ -45,12 +45,12 @@ def _moment(name: str, raw: str, *, end: bool) -> datetime:
     return moment
 
 
-def window(de: str | None, ate: str | None, now: datetime | None = None) -> Window:
+def window(since: str | None, until: str | None, now: datetime | None = None) -> Window:
     """``de`` to ``ate`` (dates are whole UTC days, ``ate`` inclusive); the last 7 days by default; a
     window longer than 366 days is cut to 366 days before ``ate``; ``de`` after ``ate`` is 422."""
     now = now or datetime.now(timezone.utc)
-    end = _moment("ate", ate, end=True) if ate else now
-    start = _moment("de", de, end=False) if de else end - timedelta(days=DEFAULT_DAYS)
+    end = _moment("ate", until, end=True) if until else now
+    start = _moment("de", since, end=False) if since else end - timedelta(days=DEFAULT_DAYS)
     if start > end:
         raise errors.Unprocessable("Query parameter 'de' is after 'ate'.", details={"de": "after ate"})
     return Window(max(start, end - timedelta(days=MAX_DAYS)), end)

@@ -24,7 +24,7 @@ from app.runtime.analytics import service
 from app.runtime.analytics.views import (BREAKDOWN, EVENTS, HEATMAP, LIVE, OVERVIEW, QUALITY, SESSION, breakdown_view,
                                          event_view, heatmap_view, live_view, overview_view, quality_view,
                                          session_view)
-from app.runtime.gate import READER, access_of
+from app.runtime.gate.v1 import READER, access_of
 
 bp = Blueprint("v1_analytics", url_prefix="/v1/analytics")
 
@@ -103,7 +103,8 @@ async def live_events(request: Request) -> HTTPResponse | None:
     """Server-Sent Events of the account's visits as they are recorded; send Last-Event-ID to resume."""
     if request.method == "HEAD":  # the headers of the stream, without opening one
         return HTTPResponse(content_type="text/event-stream; charset=utf-8", headers={"Cache-Control": "no-cache"})
-    await live_stream.stream(request, access_of(request).tenant_id)
+    access = access_of(request)
+    await live_stream.stream(request, access.tenant_id, access.user_id or "")
     return None
 
 

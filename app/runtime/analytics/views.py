@@ -7,7 +7,7 @@ from typing import Any
 
 from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
 from app.runtime.analytics.service import LIVE_WINDOW, Window
-from herald.timestamps import iso
+from kit.timestamps import iso
 
 _INT, _NUM, _NULL_NUM = {"type": "integer"}, {"type": "number"}, {"type": ["number", "null"]}
 _NULL_INT = {"type": ["integer", "null"]}

@@ -16,7 +16,7 @@ from app.http.bodies import Body, holds_nul, parse_body
 
 SESSION = r"^[A-Za-z0-9_-]{8,40}$"
 MAX_COLLECT_BYTES = 64 * 1024
-MAX_REPLAY_BYTES = 2 * 1024 * 1024 - 1024  # under the app's request cap
+MAX_REPLAY_BYTES = 256 * 1024  # a batch; pixel.js splits what the recorder emits to fit (413 beyond)
 MAX_EVENTS = 50
 MAX_REPLAY_EVENTS = 2000
 
@@ -57,7 +57,7 @@ def parse_collect(request: Request) -> CollectBatch:
 
 def read_collect(raw: bytes) -> CollectBatch | None:
     """The one pass of :func:`parse_collect`: the batch, or None for a body it refuses (too big, a
-    NUL, invalid), whose error ``parse_body`` then names (the fast path declines it to the route)."""
+    NUL, invalid), whose error ``parse_body`` then names."""
     if len(raw) > MAX_COLLECT_BYTES or holds_nul(raw):
         return None
     try:

@@ -13,26 +13,24 @@ answers 201 ``{Submission}``. Honeypot, per-address limit and validation: app/ru
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 from urllib.parse import urlsplit
 
-import redis.asyncio as aioredis
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import load_json, validate as validate_body
 from app.http.openapi import HTML, NO_CONTENT, REDIRECT, Schema, answers, reply_of, shape, STRING, NULLABLE_STRING
 from app.http.responses import reply
+from app.http.wakeup import poke
 from app.runtime.db import transaction
 from app.runtime.form import service
-from app.runtime.form.keys import limiter
+from app.runtime.gate.keys import limiter
 from app.runtime.form.schemas import SubmissionIn
 from app.runtime.site import render
 from app.runtime.site.public import HOST, HTML_TYPE, SLUG, count, forms_of, host_of, not_found, visitor_of
 from app.runtime.site.service import site
-from models.outbox import wake_channel
 from models.runtime import clicks
 
 log = logging.getLogger("herald.runtime.forms")
@@ -46,19 +44,8 @@ SUBMISSION = reply_of(Submission=shape(Id=STRING, Source=STRING, FormId=NULLABLE
 FORM_BODY = Schema({"type": "object", "properties": {"Fields": {"type": "object"}, "Consent": {"type": "boolean"},
                                                      "Page": {"type": "string"}}, "required": ["Fields"]},
                    ("application/json", "application/x-www-form-urlencoded"))
-POST_ANSWERS = answers({200: HTML, 201: SUBMISSION, 303: REDIRECT, 400: HTML, 404: HTML})
-POST_ERRORS = (400, 404, 413, 429, 503)
-CHANNEL = wake_channel("runtime")
-
-
-def poke(request: Request) -> None:
-    """Nudge the runtime's outbox relay after a commit (a lost nudge waits for the relay's sweep)."""
-    async def publish(client: aioredis.Redis) -> None:
-        try:
-            await client.publish(CHANNEL, b"1")
-        except (aioredis.RedisError, OSError) as exc:
-            log.debug("runtime relay wake-up not sent (%r)", exc)
-    asyncio.get_running_loop().create_task(publish(request.app.ctx.redis))
+POST_ANSWERS = answers({200: HTML, 201: SUBMISSION, 303: REDIRECT, 400: HTML, 404: HTML, 422: HTML})
+POST_ERRORS = (400, 404, 413, 422, 429, 503)
 
 
 def _is_json(request: Request) -> bool:
@@ -138,11 +125,11 @@ async def page_submission(request: Request, slug: str) -> HTTPResponse:
     try:
         await accept(request, form, values, consent, reserved, page_id=resolved.page["Id"], page=path,
                      variant=variant)
-    except errors.ValidationError as error:
+    except (errors.ValidationError, errors.Unprocessable) as error:  # 422: a field's pattern cannot be checked
         if _is_json(request):
             raise
         return HTTPResponse(render.message_html("Please check the form", error.message, error=True, back=path),
-                            status=400, content_type=HTML_TYPE)
+                            status=error.status, content_type=HTML_TYPE)
     return answered(request, form, path)
 
 

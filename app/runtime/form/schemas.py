@@ -6,7 +6,7 @@ from typing import Annotated, Union
 
 from pydantic import Field, field_validator, model_validator
 
-from app.http.bodies import Body
+from app.http.bodies import Body, FieldProblem
 
 MAX_FIELDS = 50
 MAX_VALUE = 1000
@@ -41,5 +41,5 @@ class LeadIn(Body):
     @model_validator(mode="after")
     def _someone(self) -> LeadIn:
         if not (self.email or self.phone or self.external_id):
-            raise ValueError("a lead needs at least one of Email, Phone and ExternalId")
+            raise FieldProblem("Email", "a lead needs at least one of Email, Phone and ExternalId")
         return self

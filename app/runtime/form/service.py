@@ -6,6 +6,11 @@ The rules:
   in the path and its owner, or the API key), never from the body;
 - values are checked against the form's fields (required, type, length, pattern, options); a field
   the form does not have is refused; a consent the form requires must be given;
+- a field's ``Pattern`` is the tenant's own regular expression run on anonymous input: it runs in
+  RE2 (kit/patterns.py, time linear in the input, never a backtracking engine) and only on a
+  value already within the field's ``MaxLength`` (:data:`DEFAULT_MAX` without one); a pattern
+  stored before pages checked it with RE2 (a backreference, a lookaround) is refused with 422
+  naming the field, since it cannot be checked and the value cannot be taken unchecked;
 - the honeypot field (``website_url``, hidden from people) filled in means a bot: the answer looks
   like a success and nothing is stored;
 - each client address may submit :data:`ADDRESS_LIMIT` times per :data:`ADDRESS_WINDOW` seconds
@@ -16,13 +21,15 @@ The rules:
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from datetime import date, datetime, timezone
 from typing import Any
 
 from app.http import errors
 from app.http.ratelimit import RateLimiter
-from herald.actors import Actor
+from kit import patterns
+from kit.actors import Actor
 from models.outbox import enqueue
 from models.runtime.lead import Submission, new_submission_id, seal
 
@@ -34,6 +41,10 @@ EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 PHONE = re.compile(r"\+?[0-9 ()-]{6,20}")
 NAME_FIELDS = ("name", "nome", "full_name", "nome_completo")
 DEFAULT_MAX = 1000
+MAX_LENGTH = 10_000  # pages' ceiling for a field's MaxLength (app/pages/form/schemas.py)
+UNCHECKABLE = "this field's pattern cannot be checked"
+
+log = logging.getLogger("herald.runtime.forms")
 
 
 def _text(value: Any) -> str:
@@ -44,10 +55,20 @@ def _text(value: Any) -> str:
     return str(value).strip()
 
 
+def _limit(spec: dict) -> int:
+    """The field's MaxLength (pages allows 1 to 10,000), :data:`DEFAULT_MAX` without one."""
+    limit = spec.get("MaxLength")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        return DEFAULT_MAX
+    return min(limit, MAX_LENGTH)
+
+
 def validate(form: dict, values: dict[str, Any], consent: bool) -> dict[str, Any]:
-    """The clean values by field name, or 400 ValidationError with a reason per field."""
+    """The clean values by field name, or 400 ValidationError with a reason per field (422 when a
+    field's pattern cannot be checked)."""
     fields = {item["Name"]: item for item in form.get("Fields") or [] if isinstance(item, dict) and item.get("Name")}
     problems: dict[str, str] = {}
+    uncheckable: dict[str, str] = {}
     for name in values:
         if name not in fields:
             problems[name] = "is not a field of this form"
@@ -66,7 +87,8 @@ def validate(form: dict, values: dict[str, Any], consent: bool) -> dict[str, Any
             if spec.get("Required"):
                 problems[name] = "is required"
             continue
-        limit = spec.get("MaxLength") or DEFAULT_MAX
+        limit = _limit(spec)
+        # The length goes first, so that a pattern only ever runs on at most ``limit`` characters.
         if len(text) > limit:
             problems[name] = f"must be at most {limit} characters"
         elif kind == "email" and not EMAIL.fullmatch(text):
@@ -85,12 +107,22 @@ def validate(form: dict, values: dict[str, Any], consent: bool) -> dict[str, Any
                 problems[name] = "must be a date as YYYY-MM-DD"
         elif kind == "select" and text not in (spec.get("Options") or []):
             problems[name] = "must be one of the options"
-        elif spec.get("Pattern") and not re.fullmatch(spec["Pattern"], text):
-            problems[name] = "does not have the expected format"
+        elif spec.get("Pattern") not in (None, ""):
+            try:
+                if not patterns.fullmatch(spec["Pattern"], text):
+                    problems[name] = "does not have the expected format"
+            except patterns.UnsupportedPattern as exc:
+                log.warning("form %s: field %r: pattern %r cannot run in RE2 (%s); submission refused",
+                            form.get("Id"), name, spec["Pattern"], exc)
+                uncheckable[name] = UNCHECKABLE
         clean[name] = text.lower() if kind == "email" else text
     required_consent = isinstance(form.get("Consent"), dict) and form["Consent"].get("Required", True)
     if required_consent and not consent:
         problems["Consent"] = "must be given"
+    if uncheckable:
+        # Not the visitor's doing and not fixable by them: the form's owner must change the pattern.
+        raise errors.Unprocessable("The submission cannot be checked: " + "; ".join(
+            f"{name}: {reason}" for name, reason in uncheckable.items()) + ".", details={**problems, **uncheckable})
     if problems:
         raise errors.ValidationError("The submission is not valid: " + "; ".join(
             f"{name} {reason}" for name, reason in problems.items()), details=problems)
@@ -137,7 +169,7 @@ async def store(conn, *, tenant: str, source: str, values: dict[str, Any], form_
 
 
 def submission_view(row: Submission) -> dict[str, Any]:
-    from herald.timestamps import iso
+    from kit.timestamps import iso
 
     return {"Id": row.public_id, "Source": row.source, "FormId": row.form_id or None, "PageId": row.page_id or None,
             "Status": "forwarded" if row.forwarded_at else "pending", "ContactId": row.contact_id,

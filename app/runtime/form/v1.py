@@ -5,7 +5,8 @@ key's, never the body's):
                                           account: another account's form is 404)
     POST /v1/leads                        {Email, Phone, Name, ExternalId, Attributes, Consent, FormId}
 
-Both answer 201 ``{Submission}``; the row goes to the CRM through the runtime's outbox.
+Both answer 201 ``{Submission}``; the row goes to the CRM through the runtime's outbox. A field
+whose stored pattern RE2 cannot run answers 422 naming it (app/runtime/form/service.py).
 """
 
 from __future__ import annotations
@@ -16,16 +17,17 @@ from app.http import errors
 from app.http.bodies import parse_body
 from app.http.openapi import answers
 from app.http.responses import reply
+from app.http.wakeup import poke
 from app.runtime.db import transaction
 from app.runtime.form import service
-from app.runtime.form.keys import key_tenant
-from app.runtime.form.public import SUBMISSION, poke
+from app.runtime.gate.keys import key_tenant
+from app.runtime.form.public import SUBMISSION
 from app.runtime.form.schemas import LeadIn, SubmissionIn
 from app.runtime.site.service import site
 
 bp = Blueprint("forms_v1", url_prefix="/v1")
 
-ERRORS = (400, 404, 429, 503)
+ERRORS = (400, 404, 422, 429, 503)
 
 
 @bp.post("/forms/<form_id:id>/submissions", ctx_scope="forms:write", ctx_body=SubmissionIn, ctx_errors=ERRORS,

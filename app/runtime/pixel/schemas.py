@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from app.http import errors
-from app.http.bodies import Body
+from app.http.bodies import Body, example
 from models.runtime.pixel import HOST
 
 MAX_BODY_BYTES = 16 * 1024
@@ -24,6 +24,7 @@ def _site(value: str | None) -> str | None:
 
 
 class PixelCreate(Body):
+    model_config = example({"Name": "Shop", "Site": "shop.example.com", "Replay": False})
     name: str = Field(min_length=1, max_length=200)
     site: str = Field(min_length=1, max_length=253)
     replay: bool = False
@@ -32,6 +33,7 @@ class PixelCreate(Body):
 
 
 class PixelUpdate(Body):
+    model_config = example({"Site": "shop.example.com", "Replay": True})
     name: str | None = Field(None, min_length=1, max_length=200)
     site: str | None = Field(None, min_length=1, max_length=253)
     replay: bool | None = None

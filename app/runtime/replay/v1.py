@@ -13,7 +13,7 @@ from app.http.openapi import answers
 from app.http.paging import OffsetPage
 from app.http.responses import reply
 from app.runtime import db
-from app.runtime.gate import READER, access_of
+from app.runtime.gate.v1 import READER, access_of
 from app.runtime.replay import service
 from app.runtime.replay.views import EVENTS, SESSIONS, session_view
 

@@ -21,8 +21,8 @@ from app.http.openapi import NULLABLE_STRING, STRING, answers, reply_of, shape
 from app.http.responses import reply
 from app.runtime import db
 from app.runtime.analytics import service as analytics
-from app.runtime.gate import READER, access_of
-from herald.timestamps import iso
+from app.runtime.gate.v1 import READER, access_of
+from kit.timestamps import iso
 
 bp = Blueprint("v1_analytics_ab", url_prefix="/v1/analytics")
 

@@ -13,8 +13,8 @@ Pages' answers are cached in this process (app/runtime/site/cache.py: 30 s, 5 s 
 10 min stale-if-error). A visitor carries a first-party cookie ``hv`` (a random id; HttpOnly,
 SameSite=Lax, Secure over https), set on the first page view, which keeps its A/B variant and its
 routing destination stable. Form posts to ``/`` and ``/{slug}`` are in app/runtime/form/public.py.
-Once a page is rendered, its plain views are mostly answered by app/runtime/site/fastpage.py with
-these same functions, before Sanic parses the request.
+These routes are the runtime's edge: open to anyone, and run with the house's bookkeeping only (no
+gate is blueprint middleware of theirs: app/runtime/server.py).
 """
 
 from __future__ import annotations
@@ -176,29 +176,24 @@ def own_hosts(app) -> frozenset[str]:
     return found
 
 
-def install(app) -> None:
+async def home(request: Request) -> HTTPResponse | None:
     """``GET /`` is the service identity (section B) on the runtime's own address and a bare IP; on a
     host name pointed at the runtime it is that host's home page (the published page ``index``).
-    The meta blueprint owns the route, so the home page is answered here, before it."""
-
-    @app.on_request(priority=45)
-    async def home(request: Request):
-        if request.path != "/" or request.method not in ("GET", "HEAD"):
-            return None
-        host = host_of(request)
-        if host is None or host in own_hosts(request.app):
-            return None
-        return await serve_page(request, INDEX_SLUG)
+    The meta blueprint owns the route and asks this first (app/http/health.py); None: the identity."""
+    host = host_of(request)
+    if host is None or host in own_hosts(request.app):
+        return None
+    return await serve_page(request, INDEX_SLUG)
 
 
-@bp.get("/<slug:slug>", ctx_edge=True, ctx_query=PAGE_QUERY, ctx_errors=PAGE_ERRORS,
+@bp.get("/<slug:slug>", ctx_query=PAGE_QUERY, ctx_errors=PAGE_ERRORS,
         ctx_responses=answers({200: HTML, 302: REDIRECT, 404: HTML}))
 async def page(request: Request, slug: str) -> HTTPResponse:
     """A published page of the request's host (or a 302 to its routing destination)."""
     return await serve_page(request, slug)
 
 
-@bp.get("/r/<slug:slug>", ctx_edge=True, ctx_query=PAGE_QUERY, ctx_errors=PAGE_ERRORS,
+@bp.get("/r/<slug:slug>", ctx_query=PAGE_QUERY, ctx_errors=PAGE_ERRORS,
         ctx_responses=answers({301: REDIRECT, 302: REDIRECT, 307: REDIRECT, 308: REDIRECT, 404: HTML}))
 async def redirect(request: Request, slug: str) -> HTTPResponse:
     """A redirect of the request's host: to its target with its status code, the click counted."""
@@ -213,7 +208,7 @@ async def redirect(request: Request, slug: str) -> HTTPResponse:
     return HTTPResponse(status=status, headers={"Location": found["Target"], "Cache-Control": "no-store"})
 
 
-@bp.get("/robots.txt", ctx_edge=True, ctx_responses=answers({200: Schema({"type": "string"}, "text/plain")}))
+@bp.get("/robots.txt", ctx_responses=answers({200: Schema({"type": "string"}, "text/plain")}))
 async def robots(request: Request) -> HTTPResponse:
     """Allows indexing and names the sitemap of the request's host."""
     host = host_of(request) or "localhost"
@@ -221,7 +216,7 @@ async def robots(request: Request) -> HTTPResponse:
     return HTTPResponse(body, content_type="text/plain; charset=utf-8", headers={"Cache-Control": "public, max-age=300"})
 
 
-@bp.get("/sitemap.xml", ctx_edge=True, ctx_errors=(503,), ctx_responses=answers({200: Schema({"type": "string"}, "application/xml")}))
+@bp.get("/sitemap.xml", ctx_errors=(503,), ctx_responses=answers({200: Schema({"type": "string"}, "application/xml")}))
 async def sitemap(request: Request) -> HTTPResponse:
     """The published pages of the request's host (an empty urlset for a host with none; never drafts)."""
     host = host_of(request)

@@ -125,20 +125,6 @@ class Site:
             return None
         return Resolved(entry.value, entry.value.get("VariantId") or variant, entry)
 
-    def cached_page(self, host: str, slug: str, visitor: str) -> Resolved | None:
-        """What :meth:`page` answers, when the cache holds it fresh (no call to pages); else None,
-        which also stands for "nothing published there" (the fast path leaves both to the route)."""
-        base = self.cache.peek(("page", host, slug))
-        if base is None or base.value is MISSING:
-            return None
-        variant, key = self._variant_of(base.value, host, slug, visitor)
-        if key is None:
-            return Resolved(base.value, None, base)
-        entry = self.cache.peek(key)
-        if entry is None or entry.value is MISSING:
-            return None
-        return Resolved(entry.value, entry.value.get("VariantId") or variant, entry)
-
     @staticmethod
     def _variant_of(page: dict, host: str, slug: str, visitor: str) -> tuple[str | None, tuple | None]:
         """The visitor's variant of the page's running A/B test and the cache key of its blocks, or

@@ -87,9 +87,20 @@
   recorder.async = true;
   recorder.src = base + "/pixel/rrweb.min.js";
   recorder.onload = function () {
-    var buffer = [];
+    var buffer = [], LIMIT = 250000; /* bytes of a batch's events: the edge takes 256 KiB (413 beyond) */
+    function bytes(text) {
+      return window.TextEncoder ? new TextEncoder().encode(text).length : unescape(encodeURIComponent(text)).length;
+    }
     function ship() {
-      if (buffer.length) send("/replay", { Session: session, Page: page, Events: buffer.splice(0, buffer.length) });
+      var batch = [], size = 0;
+      while (buffer.length) {
+        var event = buffer.shift(), length = bytes(JSON.stringify(event)) + 1;
+        if (length > LIMIT) continue; /* one event past a batch (a huge snapshot) is never taken: skip it */
+        if (size + length > LIMIT) { send("/replay", { Session: session, Page: page, Events: batch }); batch = []; size = 0; }
+        batch.push(event);
+        size += length;
+      }
+      if (batch.length) send("/replay", { Session: session, Page: page, Events: batch });
     }
     window.rrweb.record({
       emit: function (event) { buffer.push(event); if (buffer.length >= 100) ship(); },

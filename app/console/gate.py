@@ -1,0 +1,97 @@
+"""Who is signed in, and which account a page acts on.
+
+:func:`require_person` asks the platform who the session's person is (``GET /api/auth/me``: the
+platform checks the session with the identity server on every request, so a revoked session ends
+here at once), which accounts they belong to (``GET /api/tenants``) and how many invitations wait
+for them (``GET /api/me/convites/contagem``, the navigation's badge). No session, or one the
+platform refuses: :class:`SignInNeeded` (the person is sent to sign in, told the session ended
+when there was one). :func:`require_account` then finds the account of an ``/a/<id>/`` page among
+them or, for a sub-account reached through an ancestor, in the tree; anything else is the same
+404 as a missing account (:class:`PageNotFound`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from sanic import Request
+
+from app.console import cookies, upstream
+
+
+class SignInNeeded(Exception):
+    def __init__(self, ended: bool = False):
+        super().__init__("sign-in needed")
+        self.ended = ended
+
+
+class PageNotFound(Exception):
+    """The same answer for a missing page, account or item and one that is not the person's."""
+
+
+@dataclass
+class Person:
+    id: str
+    email: str
+    accounts: list[dict[str, Any]] = field(default_factory=list)
+    pending_invitations: int | None = None  # the navigation's badge; None when the count is unknown
+
+
+def _flatten(nodes: list[dict], depth: int = 0) -> list[dict]:
+    found = []
+    for node in nodes:
+        found.append({**node, "Depth": depth})
+        found.extend(_flatten(node.get("Children") or [], depth + 1))
+    return found
+
+
+async def _pending(request: Request) -> int | None:
+    """How many invitations wait for the person (the platform answers null when it cannot tell)."""
+    try:
+        counted = await upstream.call(request, "GET", "/api/me/convites/contagem")
+    except upstream.Unavailable:
+        return None
+    count = counted.get("pendentes") if counted.ok else None
+    return count if isinstance(count, int) else None
+
+
+async def require_person(request: Request) -> Person:
+    if not cookies.session_token(request):
+        raise SignInNeeded()
+    me = await upstream.call(request, "GET", "/api/auth/me")
+    if me.status == 401:
+        raise SignInNeeded(ended=True)
+    if not me.ok:
+        raise upstream.Unavailable()
+    listed, pending = await asyncio.gather(upstream.call(request, "GET", "/api/tenants"), _pending(request))
+    accounts = listed.get("Tenants", []) if listed.ok else []
+    person = Person(me.get("UserId", ""), me.get("UserEmail", ""), sorted(accounts, key=lambda a: a["Name"].casefold()),
+                    pending)
+    request.ctx.person = person
+    request.ctx.accounts = person.accounts
+    return person
+
+
+async def require_account(request: Request, account_id: str) -> dict[str, Any]:
+    """The account of an ``/a/<id>/`` page, with the person's role on it (inherited: from the ancestor)."""
+    person = getattr(request.ctx, "person", None) or await require_person(request)
+    for account in person.accounts:
+        if account["Id"] == account_id:
+            request.ctx.account = account
+            return account
+    for direct in person.accounts:  # reached through an ancestor: the same role, one level down or more
+        tree = await upstream.call(request, "GET", "/api/tenants/tree", tenant=direct["Id"])
+        if not tree.ok:
+            continue
+        for node in _flatten(tree.get("Tree", [])):
+            if node["Id"] == account_id:
+                account = {**node, "Role": direct.get("Role", "member"), "InheritedFrom": direct["Name"]}
+                request.ctx.account = account
+                return account
+    raise PageNotFound()
+
+
+def is_admin(account: dict[str, Any]) -> bool:
+    return account.get("Role") in ("owner", "admin")

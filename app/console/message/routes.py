@@ -1,0 +1,127 @@
+"""An account's messages: the list (the filters of ``GET /api/messages`` in the URL, keyset
+pages), one message (its properties, timeline, text and HTML as tabs named in the URL) and the
+e-mail's HTML on a route of its own, framed by the detail page in a sandbox.
+
+The HTML is a stranger's content (anyone who can send through the account wrote it): it is served
+with a CSP that runs no script and loads nothing but inline styles and data:/cid: images (remote
+images only when the person switches them on: a remote image is a tracking pixel), no referrer, in
+an ``<iframe sandbox>`` without scripts or same origin; its links open apart with ``noopener``.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+from sanic import Blueprint, HTTPResponse, Request
+from sanic.response import html
+
+from app.console import gate, guard, upstream
+from app.console.message import words
+from app.console.templating import render
+
+bp = Blueprint("console_message")
+
+FILTERS = ("channel", "status", "q")
+MAX_TEXT = 200  # the search box: a substring of a recipient or subject
+TABS = (("properties", "Properties"), ("events", "Timeline"), ("text", "Text"), ("html", "HTML"))
+# The detail page frames its own HTML route: the console's CSP plus frame-src 'self'.
+DETAIL_CSP = guard.CSP + "; frame-src 'self'"
+BODY_CSP = "default-src 'none'; img-src data: cid:{images}; style-src 'unsafe-inline'; frame-ancestors 'self'"
+# A page follows unfinished messages every 2 s for 5 minutes at most (a message scheduled hours
+# ahead stays queued): then it says so and stops asking.
+MAX_POLLS = 150
+ANCHOR = re.compile(r"<a(?=[\s>])", re.IGNORECASE)
+
+
+def polls(request: Request) -> int:
+    """How many times this page has refreshed itself already (``poll`` in its htmx URL)."""
+    raw = request.args.get("poll") or "0"
+    return min(int(raw), MAX_POLLS) if raw.isdigit() and len(raw) < 5 else MAX_POLLS
+
+
+def chosen_filters(request: Request) -> dict[str, str]:
+    """The filters in the URL, bounded: an unknown channel or status is dropped (the form offers the list)."""
+    found = {}
+    channel, status = request.args.get("channel") or "", request.args.get("status") or ""
+    if channel in words.CHANNELS:
+        found["channel"] = channel
+    if status in words.STATUSES:
+        found["status"] = status
+    text = (request.args.get("q") or "").strip()[:MAX_TEXT]
+    if text:
+        found["q"] = text
+    return found
+
+
+async def _message(request: Request, account_id: str, message_id: str) -> dict:
+    answer = await upstream.call(request, "GET", f"/api/messages/{message_id}", tenant=account_id)
+    if answer.status in (403, 404):
+        raise gate.PageNotFound()
+    if not answer.ok:
+        raise upstream.Unavailable()
+    return answer.body
+
+
+@bp.get("/a/<account_id:id>/messages", ctx_query=("channel", "status", "q", "cursor", "poll"))
+async def messages(request: Request, account_id: str) -> HTTPResponse:
+    account = await gate.require_account(request, account_id)
+    filters = chosen_filters(request)
+    cursor = (request.args.get("cursor") or "")[:512]
+    params = {**filters, **({"cursor": cursor} if cursor else {})}
+    listed = await upstream.call(request, "GET", "/api/messages", params=params, tenant=account["Id"])
+    if listed.status == 404:
+        raise gate.PageNotFound()
+    rows = listed.get("Messages") if listed.ok else None
+    problem = None
+    if listed.status in (400, 422):
+        problem = "That page of the list has expired. Start again from the first page."
+    next_cursor = listed.get("NextCursor") if listed.ok else None
+    unfinished = any(row.get("Status") not in words.FINAL for row in rows or ())
+    poll = polls(request)
+    here = f"/a/{account['Id']}/messages"
+    return render(request, "message/messages.html", fragment="message/_list.html", title="Messages", rows=rows,
+                  filters=filters, cursor=cursor, problem=problem, words=words,
+                  pending=unfinished and poll < MAX_POLLS, stopped=unfinished and poll >= MAX_POLLS,
+                  self_url=here + "?" + urlencode({**params, "poll": poll + 1}),
+                  next_url=here + "?" + urlencode({**filters, "cursor": next_cursor}) if next_cursor else None,
+                  first_url=here + ("?" + urlencode(filters) if filters else "") if cursor else None)
+
+
+@bp.get("/a/<account_id:id>/messages/<message_id:id>", ctx_query=("tab", "images", "poll"))
+async def message(request: Request, account_id: str, message_id: str) -> HTTPResponse:
+    account = await gate.require_account(request, account_id)
+    found = await _message(request, account["Id"], message_id)
+    tab = request.args.get("tab") if request.args.get("tab") in dict(TABS) else "properties"
+    images = request.args.get("images") == "1"
+    item = found.get("Message") or {}
+    return render(request, "message/message.html", fragment="message/_status.html", title="Message",
+                  item=item, events=found.get("Events") or [], tab=tab, tabs=TABS, images=images, words=words,
+                  poll=polls(request), max_polls=MAX_POLLS,
+                  html_body=_html_of(item), text_body=_text_of(item), headers={"Content-Security-Policy": DETAIL_CSP})
+
+
+def _html_of(item: dict) -> str | None:
+    body = item.get("Body") or {}
+    return body.get("Html") or (item.get("Content") or {}).get("Html") or None
+
+
+def _text_of(item: dict) -> str | None:
+    body = item.get("Body") or {}
+    content = item.get("Content") or {}
+    return body.get("Text") or content.get("Text") or content.get("Body") or None
+
+
+@bp.get("/a/<account_id:id>/messages/<message_id:id>/html", ctx_query=("images",))
+async def message_html(request: Request, account_id: str, message_id: str) -> HTTPResponse:
+    """The e-mail's HTML alone, for the detail page's sandboxed frame."""
+    account = await gate.require_account(request, account_id)
+    item = (await _message(request, account["Id"], message_id)).get("Message") or {}
+    images = request.args.get("images") == "1"
+    body = _html_of(item) or ""
+    # Every link opens apart, without the opener and without the console's address as referrer.
+    body = ANCHOR.sub('<a rel="noopener noreferrer" target="_blank"', body)
+    head = '<meta charset="utf-8"><meta name="referrer" content="no-referrer"><base target="_blank">'
+    return html(head + body, headers={
+        "Content-Security-Policy": BODY_CSP.format(images=" https:" if images else ""),
+        "Referrer-Policy": "no-referrer", "X-Frame-Options": "SAMEORIGIN", "Cache-Control": "no-store"})

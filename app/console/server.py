@@ -1,0 +1,115 @@
+"""Builds the console from the shared factory: health and meta, the static files, every noun's
+pages; the console's own guard (every write same-origin with its CSRF token; the headers of every
+answer) and its error pages (HTML, not the API envelope: a person reads them), 500 included."""
+
+from __future__ import annotations
+
+from sanic import HTTPResponse, Request, Sanic
+from sanic.exceptions import MethodNotAllowed, NotFound, SanicException
+from sanic.handlers import ErrorHandler
+from sanic.response import redirect
+
+from app.console import gate, guard, templating, upstream
+from app.console.account import routes as account
+from app.console.api_key import routes as api_key
+from app.console.domain import routes as domain
+from app.console.provider import routes as provider
+from app.console.push import routes as push
+from app.console.request_log import routes as request_log
+from app.console.webhook import routes as webhook
+from app.console.invitation import mine as my_invitations
+from app.console.invitation import routes as invitation
+from app.console.message import routes as message
+from app.console.compose import routes as compose
+from app.console.template import routes as template
+from app.console.overview import routes as overview
+from app.console.passkey import routes as passkey
+from app.console.password import routes as password
+from app.console.profile import reauth
+from app.console.profile import routes as profile
+from app.console.profile import security
+from app.console.signin import routes as signin
+from app.console.signup import routes as signup
+from app.console.team import requests as access_requests
+from app.console.team import routes as team
+from app.console.verification import routes as verification
+from app.http import errors, health, services
+from app.http.envelope import handle_exception
+from app.http.factory import build_app
+from kit.systems import CONSOLE
+
+META = ("/healthz", "/readyz", "/version", "/metrics", "/openapi.json", "/docs")
+PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, account.bp, team.bp, api_key.bp,
+         profile.bp, reauth.bp, security.bp, passkey.bp, my_invitations.bp,
+         access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
+         webhook.bp, request_log.bp, push.bp)
+
+
+def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:
+    return templating.render(request, "error.html", status, title=heading, heading=heading,
+                             explanation=explanation, link=link, headers=headers)
+
+
+async def error_page(request: Request, exception: Exception) -> HTTPResponse:
+    if request.path in META or request.path.startswith("/static/"):
+        return await handle_exception(request, exception)
+    if isinstance(exception, gate.SignInNeeded):
+        target = "/sign-in" + ("?ended=1" if exception.ended else "")
+        if request.method == "GET" and request.path != "/":
+            target += ("&" if exception.ended else "?") + "next=" + request.path
+        if templating.is_htmx(request):
+            return HTTPResponse(status=204, headers={"HX-Redirect": target})
+        return redirect(target, status=303)
+    if isinstance(exception, guard.Refused):
+        return _page(request, 403, "This form has expired",
+                     "The form was sent from another site, or it is too old. Go back, reload the page and send it again.")
+    if isinstance(exception, upstream.Unavailable):
+        return _page(request, 503, "Herald is unavailable",
+                     "The part of Herald this page needs is not answering. Try again in a minute.",
+                     headers={"Retry-After": exception.retry_after or "30"})
+    if isinstance(exception, (gate.PageNotFound, NotFound)):
+        return _page(request, 404, "Page not found",
+                     "If you typed the address, check it is correct. If you followed a link, the item may have been "
+                     "removed, or it belongs to an account you are not a member of.", link=("/", "Go to your accounts"))
+    if isinstance(exception, MethodNotAllowed):
+        return _page(request, 405, "Page not found", "This page does not take that request.")
+    # Anything else: the factory's handler logs and reports it as for every system (its JSON
+    # envelope is dropped), and the person reads a page with the same status.
+    answered = await handle_exception(request, exception)
+    if 400 <= answered.status < 500:
+        explanation = exception.message if isinstance(exception, errors.HttpError) else \
+            "Check what you sent (a form too large, or something the page does not take) and try again."
+        return _page(request, answered.status, "Herald cannot take this request", explanation,
+                     link=("/", "Go to Herald"))
+    return _page(request, max(answered.status, 500), "Something went wrong",
+                 "Herald could not show this page. Try again in a minute; if it keeps happening, tell your "
+                 "Herald operator the time it happened.", link=("/", "Go to Herald"))
+
+
+async def home(request: Request) -> HTTPResponse | None:
+    """``GET /``: a person signed in goes to an account, anyone else to sign in."""
+    person = await gate.require_person(request)
+    if person.accounts:
+        return redirect(f"/a/{person.accounts[0]['Id']}", status=303)
+    return redirect("/accounts", status=303)
+
+
+def build() -> Sanic:
+    # No database: ready once booted with its Redis (the platform's state is each page's own concern).
+    readiness = health.Readiness("strict", {"redis": health.probe_redis})
+    app = build_app(CONSOLE, [templating.static_blueprint(), *PAGES], readiness=readiness, home=home,
+                    max_body_bytes=64 * 1024)
+    app.on_request(guard.check_write, priority=60)
+    app.on_response(guard.secure_headers, priority=90)
+    # HTML error pages for the console's own failures, Sanic's (404, 405) and anything unexpected
+    # (500); the meta routes and static files keep the factory's JSON envelope.
+    # The console's pages answer every exception: a fresh Sanic ErrorHandler of this app's own (the
+    # factory's catch-all JSON handler is replaced, not stacked: Sanic refuses a second handler for
+    # Exception), with error_page for each; error_page hands the meta routes back to the factory's
+    # handler, and lets it log and report what was unexpected.
+    app.error_handler = ErrorHandler()
+    for exception in (gate.SignInNeeded, gate.PageNotFound, guard.Refused, upstream.Unavailable, SanicException,
+                      Exception):
+        app.error_handler.add(exception, error_page)
+    services.install(app)
+    return app

@@ -1,0 +1,17 @@
+"""The identity database as the surfaces open it: one place names the connection."""
+
+from __future__ import annotations
+
+from tortoise import connections
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.transactions import in_transaction
+
+from kit.systems import IDENTITY
+
+
+def connection() -> BaseDBAsyncClient:
+    return connections.get(IDENTITY.name)
+
+
+def transaction():
+    return in_transaction(IDENTITY.name)

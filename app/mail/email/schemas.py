@@ -1,0 +1,115 @@
+"""The body of ``POST /v1/emails``: the contract's lowercase fields (``from``, ``to[]``, ``subject``,
+``text``/``html``) plus ``cc``, ``bcc``, ``reply_to``, ``headers``, ``attachments``, ``scheduled_at``,
+``tags`` and ``idempotency_key``, as Resend and Postmark name them. Strict: an unknown field is a 400
+naming it. What goes into a header refuses CR, LF and NUL here, before anything is sent; a header
+Herald writes itself (From, To, DKIM-Signature, Return-Path ...) cannot be given. The platform checks
+all of it again (the attachments' types and sizes too: 422 and 413 as it answers them)."""
+
+from __future__ import annotations
+
+import re
+from email.utils import parseaddr
+from typing import Annotated
+
+from pydantic import AfterValidator, Field, model_validator
+
+from app.http.bodies import FieldProblem, SnakeBody, example
+from app.mail.mailbox.schemas import ADDRESS
+
+IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:-]{1,128}\Z")
+# RFC 5322 2.2: printable US-ASCII but the colon.
+HEADER_NAME = re.compile(r"^[!-9;-~]{1,76}\Z")
+MAX_HEADERS = 50
+# The headers Herald writes itself, as the platform refuses them (models/platform/message.py), and X-Herald-*.
+RESERVED_HEADERS = frozenset({
+    "from", "to", "cc", "bcc", "subject", "date", "message-id", "reply-to", "sender", "mime-version", "content-type",
+    "content-transfer-encoding", "dkim-signature", "return-path", "received"})
+MAX_RECIPIENTS = 50  # to, cc and bcc together: the platform's composer takes at most 50 e-mail recipients
+_BREAKS = ("\r", "\n", "\0")
+
+
+def _recipient(value: str) -> str:
+    if len(value) > 254 or not ADDRESS.match(value):
+        raise ValueError("not a valid e-mail address")
+    return value
+
+
+def _one_line(value: str) -> str:
+    if any(character in value for character in _BREAKS):
+        raise ValueError("must not contain CR, LF or NUL (it goes into a header)")
+    return value
+
+
+def _sender(value: str) -> str:
+    _one_line(value)
+    name, address = parseaddr(value)
+    if not address or not ADDRESS.match(address):
+        raise ValueError("not a valid sender address ('hello@example.com' or 'Acme <hello@example.com>')")
+    return value
+
+
+def _headers(value: dict[str, str]) -> dict[str, str]:
+    for name, text in value.items():
+        shown = name.encode("unicode_escape").decode()
+        if not HEADER_NAME.match(name):
+            raise ValueError(f"'{shown}' is not a valid header name (printable ASCII without ':' or spaces)")
+        if name.lower() in RESERVED_HEADERS or name.lower().startswith("x-herald-"):
+            raise ValueError(f"{name!r} is set by Herald and cannot be given")
+        _one_line(text)
+        if len(text) > 998:
+            raise ValueError(f"the value of {name!r} is longer than 998 characters")
+    return value
+
+
+def _idempotency_key(value: str) -> str:
+    if not IDEMPOTENCY_KEY.match(value):
+        raise ValueError("must be 1 to 128 characters of A-Z a-z 0-9 . _ : -")
+    return value
+
+
+Recipient = Annotated[str, AfterValidator(_recipient)]
+
+
+class Attachment(SnakeBody):
+    """A file: ``content`` base64, at most 10 MB decoded per message (all files together)."""
+    filename: Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_one_line)]
+    content: Annotated[str, Field(min_length=1, max_length=15 * 1024 * 1024)]
+    content_type: Annotated[str, Field(min_length=3, max_length=255)] | None = None
+Recipients = Annotated[list[Recipient], Field(max_length=MAX_RECIPIENTS)]
+
+
+class EmailCreate(SnakeBody):
+    model_config = example({"from": "Acme <hello@sandbox.herald.test>", "to": ["ana@example.com"],
+                            "subject": "Your order has shipped", "text": "It is on its way.",
+                            "html": "<p>It is on its way.</p>"})
+
+    from_: Annotated[str, Field(max_length=512, alias="from"), AfterValidator(_sender)]
+    to: Recipient | Annotated[list[Recipient], Field(min_length=1, max_length=MAX_RECIPIENTS)]
+    cc: Recipients = Field(default_factory=list)
+    bcc: Recipients = Field(default_factory=list)
+    subject: Annotated[str, Field(min_length=1, max_length=998), AfterValidator(_one_line)]
+    text: Annotated[str, Field(min_length=1)] | None = None
+    html: Annotated[str, Field(min_length=1)] | None = None
+    reply_to: Recipient | Annotated[list[Recipient], Field(max_length=10)] | None = None
+    headers: Annotated[dict[str, str], Field(max_length=MAX_HEADERS), AfterValidator(_headers)] | None = None
+    attachments: Annotated[list[Attachment], Field(max_length=20)] | None = None
+    # RFC 3339, at most 72 hours ahead (the platform checks it): POST /v1/emails/{id}/cancel before then
+    scheduled_at: Annotated[str, Field(max_length=40)] | None = None
+    tags: dict[str, Annotated[str, Field(max_length=256)]] | None = None
+    idempotency_key: Annotated[str, AfterValidator(_idempotency_key)] | None = None
+
+    @model_validator(mode="after")
+    def needs_a_body(self) -> "EmailCreate":
+        if self.text is None and self.html is None:
+            raise FieldProblem("text", "text or html is required")
+        if len(self.recipients()) > MAX_RECIPIENTS:
+            raise FieldProblem("to", f"at most {MAX_RECIPIENTS} recipients in to, cc and bcc together")
+        return self
+
+    def recipients(self) -> list[str]:
+        """Every recipient once (to, then cc, then bcc): each gets a message of their own."""
+        listed = [self.to] if isinstance(self.to, str) else list(self.to)
+        seen: dict[str, str] = {}
+        for address in listed + list(self.cc) + list(self.bcc):
+            seen.setdefault(address.lower(), address)
+        return list(seen.values())

@@ -1,0 +1,24 @@
+"""Whose relay configuration a callback is checked with: the account's own row for that relay,
+else the platform's default when the platform sends e-mail through that relay (EMAIL_PROVIDER)."""
+
+from __future__ import annotations
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from kit.settings import Settings
+from models.platform.provider_config import ProviderConfig
+from models.platform.tenant import Tenant
+
+
+async def relay_account(conn: BaseDBAsyncClient, tenant_id: str, relay: str,
+                        settings: Settings) -> tuple[Tenant | None, dict]:
+    """The tenant a callback URL names and its configuration of ``relay`` ({} when it has none)."""
+    tenant = await Tenant.get_or_none(public_id=tenant_id, using_db=conn)
+    if tenant is None:
+        return None, {}
+    row = await ProviderConfig.get_or_none(tenant_id=tenant.id, channel="email", key=relay, using_db=conn)
+    if row is not None:
+        return tenant, row.resolved().config
+    if settings.providers.get("email") == relay:
+        return tenant, dict(settings.provider_configs.get("email", {}))
+    return tenant, {}

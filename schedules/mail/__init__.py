@@ -1,0 +1,1 @@
+"""The mail system's periodic jobs."""

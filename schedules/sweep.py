@@ -1,0 +1,58 @@
+"""The sweep of the one lease pipeline (models/lease.py): hand the rows that are due again, and those
+whose lease ran out (a worker died), back to the workers.
+
+One statement in the system's database finds the rows (``FOR UPDATE SKIP LOCKED``: two schedulers,
+a leader change mid-run, never hand a row over twice), stamps them handed over and writes their
+outbox rows; the system's relay publishes them. The actor's claim makes any duplicate harmless.
+The same shape serves the simpler tables that are only handed over again after a while (CRM
+alerts, retention policies, owed erasures): a :class:`Leased` without due time or lease.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from tortoise import connections
+
+from kit.actors import ActorRef
+from models.lease import Leased
+from models.outbox import insert_sql
+from schedules.jobs import job
+
+log = logging.getLogger("herald.sweep")
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Every ``every_seconds`` (the job ``job_id``), hand the due rows of ``leased`` to ``actor``,
+    again after ``reenqueue_after`` when still due (the broker lost the job)."""
+
+    job_id: str
+    leased: Leased
+    actor: ActorRef
+    reenqueue_after: timedelta
+    every_seconds: float
+    order: str = "id"
+    limit: int = 1000
+
+    async def run(self, now: datetime | None = None, only: list[int] | None = None) -> int:
+        """Hand every due row over (through the system's outbox); how many were. ``now`` moves
+        the clock (None: the database's), ``only`` limits the sweep to these ids."""
+        sql = self.leased.sweep_sql(f"{insert_sql(self.actor, 'handed')} RETURNING id", order=self.order)
+        rows = await connections.get(self.actor.system).execute_query_dict(
+            sql, [now, self.reenqueue_after.total_seconds(), self.limit, only])
+        if rows:
+            log.info("%s: %d row(s) handed to %s", self.leased.table, len(rows), self.actor.name)
+        return len(rows)
+
+    async def tick(self, runtime) -> None:
+        """One run of the job: wake the system's relay when anything was handed over."""
+        if await self.run():
+            runtime.wakeup(self.actor.system)
+
+    def register(self) -> Sweep:
+        """Add the periodic job (schedules/jobs.py)."""
+        job(self.job_id, every_seconds=self.every_seconds)(self.tick)
+        return self

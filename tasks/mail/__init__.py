@@ -1,0 +1,1 @@
+"""The mail system's actors (its outbox, its relay)."""
