@@ -6,6 +6,7 @@ claims its entries), an entry written twice is one row, and the hand-off is boun
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from datetime import datetime, timezone
 
@@ -109,7 +110,8 @@ async def test_a_consumer_that_died_mid_batch_loses_nothing_and_an_entry_is_one_
     await redis.delete(stream, stream_bytes(stream))
 
 
-async def test_the_stream_is_bounded_in_bytes_and_refusals_are_counted(redis, monkeypatch):
+async def test_a_full_stream_holds_records_back_and_only_an_entry_past_the_whole_bound_is_dropped(redis,
+                                                                                                 monkeypatch):
     from app.platform.request_log import buffer as hand_off
 
     stream = "{platform-request-log}:test-" + public_id("b", 4)
@@ -123,7 +125,20 @@ async def test_the_stream_is_bounded_in_bytes_and_refusals_are_counted(redis, mo
     for _ in range(5):
         buffer.add(_records()[0])
     await buffer.flush()
-    assert await redis.xlen(stream) == 3 and buffer.pending == [] and buffer.dropped == 2
+    # Three fit; two wait in the process, in order, and nothing is counted as dropped.
+    assert await redis.xlen(stream) == 3 and len(buffer.pending) == 2 and buffer.dropped == 0
     assert int(await redis.get(stream_bytes(stream))) == 3 * sealed_size
-    assert int(await redis.hget(DROPPED, "stream_full")) == before + 2
+    assert int(await redis.hget(DROPPED, "stream_full") or 0) == before
+    # The consumer catches up (here: the stream emptied): the next flush hands the rest over.
+    await redis.delete(stream, stream_bytes(stream))
+    await buffer.flush()
+    assert await redis.xlen(stream) == 2 and buffer.pending == [] and buffer.held_bytes == 0
+    # A record that could never fit is dropped and counted, and does not hold back the one after it.
+    huge = dataclasses.replace(_records()[0], request_body=b"x" * (4 * sealed_size))
+    buffer.add(huge)
+    buffer.add(_records()[0])
+    await redis.delete(stream, stream_bytes(stream))
+    await buffer.flush()
+    assert await redis.xlen(stream) == 1 and buffer.pending == [] and buffer.dropped == 1
+    assert int(await redis.hget(DROPPED, "stream_full")) == before + 1
     await redis.delete(stream, stream_bytes(stream))

@@ -9,11 +9,11 @@ resolution, redaction, error code, message ids) and writes them.
 
 Bounds: at most MAX_PENDING records and MAX_PENDING_BYTES of bodies wait in the process; beyond
 either, new records are dropped and counted in the log (the API keeps answering either way). Redis
-away: the records wait (within those bounds) and the next flush tries again. The stream holds at
-most its own entries and bytes (models/platform/request_log/stream.py); an entry past them is
-dropped and counted there. A graceful stop publishes what is left and then waits, at most
-STOP_WAIT_SECONDS and only while a consumer of the stream is there, until the consumer has
-written it, so a stopped server's requests are in the table.
+away, or its stream full (models/platform/request_log/stream.py bounds it in entries and bytes: a
+burst the consumer has not caught up with yet): the records wait, within those bounds, and the next
+flush tries again. A graceful stop publishes what is left and then waits, at most STOP_WAIT_SECONDS
+and only while a consumer of the stream is there, until the consumer has written it (handing over,
+meanwhile, what the full stream had left waiting), so a stopped server's requests are in the table.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ class RequestLogBuffer:
         self._script = None
         self._warned_at = 0.0
         self._wake = asyncio.Event()
+        self._full_until = 0.0  # the stream was full: the flush task waits a period before trying again
         self._lock = asyncio.Lock()
 
     # --- request path --------------------------------------------------------------------------
@@ -83,7 +84,8 @@ class RequestLogBuffer:
             except asyncio.TimeoutError:
                 pass
             self._wake.clear()
-            await self.flush()
+            if time.monotonic() >= self._full_until:
+                await self.flush()
 
     async def flush(self) -> None:
         """Publishes every waiting record (Redis away: they wait for the next flush)."""
@@ -93,16 +95,22 @@ class RequestLogBuffer:
             while self.pending:
                 batch = self._next_batch()
                 try:
-                    refused = await self._publish(batch)
+                    taken, too_large = await self._publish(batch)
                 except (aioredis.RedisError, OSError) as error:
                     self._warn("request-log hand-off failed (%s); %d records wait", type(error).__name__,
                                len(self.pending))
                     return
-                del self.pending[:len(batch)]
-                self.held_bytes -= sum(map(record_size, batch))
-                if refused:
-                    self.dropped += refused
-                    self._warn("request-log stream full; %d records dropped so far", self.dropped)
+                del self.pending[:taken]
+                self.held_bytes -= sum(map(record_size, batch[:taken]))
+                if too_large:
+                    self.dropped += too_large
+                    self._warn("request-log record larger than the stream's bound; %d records dropped so far",
+                               self.dropped)
+                if taken < len(batch):
+                    self._full_until = time.monotonic() + FLUSH_SECONDS
+                    self._warn("request-log stream full (the consumer is behind); %d records wait",
+                               len(self.pending))
+                    return
 
     def _next_batch(self) -> list[Captured]:
         size = count = 0
@@ -113,35 +121,58 @@ class RequestLogBuffer:
                 break
         return self.pending[:count]
 
-    async def _publish(self, batch: list[Captured]) -> int:
+    async def _publish(self, batch: list[Captured]) -> tuple[int, int]:
+        """Hands ``batch`` to the stream, in order, as far as it fits: (records taken, of those dropped
+        for being larger than the stream's whole bound)."""
         sealed = self._sealer.seal_many(batch)
-        refused, last = await self._script(keys=[STREAM, stream_bytes(), DROPPED],
-                                           args=[BACKLOG_CAP, STREAM_MAX_BYTES, ENTRY_OVERHEAD, MAXLEN, *sealed])
+        taken, too_large, last = await self._script(
+            keys=[STREAM, stream_bytes(), DROPPED],
+            args=[BACKLOG_CAP, STREAM_MAX_BYTES, ENTRY_OVERHEAD, MAXLEN, *sealed])
         if _text(last):
             self.last_id = _text(last)
-        return int(refused)
+        return int(taken), int(too_large)
 
     async def drain(self) -> None:
-        """After the last flush: waits until a consumer has written what this process published (at
-        most STOP_WAIT_SECONDS; at once when the stream has no consumer)."""
-        if self.redis is None or self.last_id is None:
+        """After the last flush: waits until a consumer has written what this process published,
+        handing over what a full stream left waiting as room comes (at most STOP_WAIT_SECONDS; at once
+        when the stream has no consumer)."""
+        if self.redis is None or (self.last_id is None and not self.pending):
             return
         deadline = time.monotonic() + STOP_WAIT_SECONDS
         try:
             while time.monotonic() < deadline:
-                if await self._written(self.last_id):
+                if self.pending:
+                    await self.flush()
+                if not self.pending and (self.last_id is None or await self._written(self.last_id)):
                     return
+                if self.pending and not await self._has_consumer():
+                    break  # a full stream that nobody reads: no room will come
                 await asyncio.sleep(0.05)
-            log.warning("request-log: the consumer has not written this process's last records yet; they "
-                        "stay in the stream")
+            if self.pending:
+                log.warning("request-log: %d records could not be handed over before the stop (the stream "
+                            "stayed full); they are lost", len(self.pending))
+            else:
+                log.warning("request-log: the consumer has not written this process's last records yet; "
+                            "they stay in the stream")
         except (aioredis.RedisError, OSError) as error:
             log.warning("request-log: could not wait for the consumer (%s)", type(error).__name__)
 
+    async def _group(self) -> dict | None:
+        try:
+            groups = await self.redis.xinfo_groups(STREAM)
+        except aioredis.ResponseError:  # no stream yet
+            return None
+        return next((group for group in groups if _text(group["name"]) == GROUP), None)
+
+    async def _has_consumer(self) -> bool:
+        group = await self._group()
+        return bool(group and group["consumers"])
+
     async def _written(self, last_id: str) -> bool:
-        groups = [group for group in await self.redis.xinfo_groups(STREAM) if _text(group["name"]) == GROUP]
-        if not groups or not groups[0]["consumers"]:
+        group = await self._group()
+        if not group or not group["consumers"]:
             return True  # nobody to wait for: the entries wait in the stream for the next consumer
-        if _after(last_id, _text(groups[0]["last-delivered-id"])):
+        if _after(last_id, _text(group["last-delivered-id"])):
             return False  # not read yet
         pending = await self.redis.xpending_range(STREAM, GROUP, min="-", max=last_id, count=1)
         return not pending

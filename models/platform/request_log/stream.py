@@ -8,12 +8,16 @@ secret a client put in a body: sealed, none of it is readable in Redis, in its s
 anyone who reads the stream without the key. Inside the seal: three big-endian 4-byte lengths
 (header, request body, response body), the header as JSON, then the two bodies as they were.
 
-Bounds. Publishing is one Lua script per hand-off (:data:`PUBLISH_LUA`): an entry is refused, and
-counted in :data:`DROPPED` (reason ``stream_full``), while the stream holds :data:`BACKLOG_CAP`
-entries not yet consumed or when its unconsumed bytes would pass :data:`STREAM_MAX_BYTES` (an
-entry counts as its sealed length plus :data:`ENTRY_OVERHEAD`, added to ``<stream>:bytes`` in the
-same call as its XADD and given back by the consumer's acknowledgement). With the runtime's 144 MiB
-(models/runtime/stream.py) that is 176 MiB under the embedded Redis's 256 MiB maxmemory.
+Bounds. Publishing is one Lua script per hand-off (:data:`PUBLISH_LUA`). The stream holds at most
+:data:`BACKLOG_CAP` entries not yet consumed and :data:`STREAM_MAX_BYTES` of them (an entry counts as
+its sealed length plus :data:`ENTRY_OVERHEAD`, added to ``<stream>:bytes`` in the same call as its
+XADD and given back by the consumer's acknowledgement). Entries are added in order until the next
+one does not fit; the script then stops and says how many it took, and the rest wait in the
+process for its next hand-off (a burst the consumer has not caught up with is back-pressure, not a
+loss; the process's own buffer is bounded: app/platform/request_log/buffer.py). An entry larger
+than the whole byte bound can never fit: it is dropped and counted in :data:`DROPPED` (reason
+``stream_full``). With the runtime's 144 MiB (models/runtime/stream.py) that is 176 MiB under the
+embedded Redis's 256 MiB maxmemory.
 """
 
 from __future__ import annotations
@@ -54,8 +58,10 @@ def stream_bytes(stream: str = STREAM) -> str:
 
 
 # KEYS: the stream, its byte counter, the dropped counters. ARGV: the entry cap, the byte bound, the
-# overhead an entry counts, MAXLEN, then one sealed entry per argument. Returns the number of entries
-# refused and the id of the last one added ('' when none was).
+# overhead an entry counts, MAXLEN, then one sealed entry per argument, in order. Adds entries until
+# the next one does not fit now; returns how many arguments were taken (added, or dropped for being
+# larger than the whole bound), how many of those were dropped, and the id of the last one added
+# ('' when none was).
 PUBLISH_LUA = """
 local cap, max_bytes, overhead, maxlen = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local length = redis.call('XLEN', KEYS[1])
@@ -65,19 +71,22 @@ if length == 0 and held ~= 0 then
   redis.call('SET', KEYS[2], 0)
   held = 0
 end
-local added, refused, last = 0, 0, ''
+local taken, dropped, added, last = 0, 0, 0, ''
 for i = 5, #ARGV do
   local bytes = #ARGV[i] + overhead
-  if length >= cap or held + bytes > max_bytes then
-    refused = refused + 1
+  if bytes > max_bytes then
+    dropped = dropped + 1
+  elseif length >= cap or held + bytes > max_bytes then
+    break
   else
     last = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', '""" + FIELD + """', ARGV[i])
     length, held, added = length + 1, held + bytes, added + bytes
   end
+  taken = taken + 1
 end
 if added > 0 then redis.call('INCRBY', KEYS[2], added) end
-if refused > 0 then redis.call('HINCRBY', KEYS[3], 'stream_full', refused) end
-return {refused, last}
+if dropped > 0 then redis.call('HINCRBY', KEYS[3], 'stream_full', dropped) end
+return {taken, dropped, last}
 """
 
 
