@@ -7,7 +7,7 @@ or value that could split a header. ``X-Herald-Message-Id`` names the message, a
 
 from __future__ import annotations
 
-from models.platform.message import reserved_email_header
+from kit.email_headers import reserved_email_header
 from providers.base import Outgoing
 from providers.errors import PermanentProviderError
 from providers.smtp import HEADER_NAME

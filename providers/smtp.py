@@ -52,7 +52,7 @@ import dkim
 
 from kit import egress
 # The headers Herald writes itself: refused at accept (app/platform/message/schemas.py) and here again.
-from models.platform.message import reserved_email_header
+from kit.email_headers import reserved_email_header
 from providers.base import EmailProvider, Outgoing, Receipt
 from providers.dkim_signing import sign_off_loop
 from providers.errors import (PermanentProviderError, ProviderConfigError, ProviderError, RecipientBounced,

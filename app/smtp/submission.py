@@ -4,8 +4,14 @@
 The recipients are the RCPT TO list, not the headers: a ``Bcc`` header is dropped (its addresses
 are among the RCPTs), and each recipient gets a message of their own showing only their address.
 The From header, the Subject, Reply-To, the text and html parts and the attached files come from
-the MIME message (``email``, policy.default); other headers (Cc among them: each recipient's copy
-shows only their own address) are not carried. The route takes at most :data:`BATCH` recipients
+the MIME message (``email``, policy.default). Every other header the client wrote is carried as a
+custom header (``In-Reply-To`` and ``References`` keep a reply in its thread, ``List-Unsubscribe``,
+``X-*``), as /v1/emails/send takes ``Headers``, except the ones Herald writes itself
+(kit/email_headers.py: ``Cc`` among them, since each recipient's copy shows only their own address),
+the ``Content-*`` headers of the MIME structure Herald builds again, and trace and authentication
+headers that would be false once Herald re-signs the message (:data:`NOT_CARRIED`). A carried header
+given twice, longer than a line may be, or more than 50 of them: refused whole, with the header
+named. The route takes at most :data:`BATCH` recipients
 a call, so a message for more goes in several calls, each with an idempotency key made from the
 message, the key and the batch: a client that retries after a 451 sends nothing twice.
 
@@ -31,9 +37,34 @@ from urllib.parse import quote
 from app.smtp.auth import Sender
 from app.smtp.mime import body_of, parse
 from app.smtp.upstream import Refusal, Upstream
+from kit.email_headers import HEADER_NAME, MAX_CUSTOM_HEADERS, MAX_HEADER_VALUE, reserved_email_header
 
 SEND = "/internal/v1/tenants/{account}/messages/send"
 BATCH = 50
+# Headers of the path so far or of the signature Herald replaces: carried, they would be false.
+NOT_CARRIED = frozenset({"authentication-results", "received-spf", "delivered-to", "x-original-to", "arc-seal",
+                         "arc-message-signature", "arc-authentication-results", "domainkey-signature"})
+
+
+def custom_headers_of(message: EmailMessage) -> dict[str, str]:
+    """The client's own headers, as the send route's ``Headers``; :class:`Refusal` when one cannot go."""
+    carried: dict[str, str] = {}
+    for name in message.keys():
+        lowered = name.lower()
+        if reserved_email_header(name) or lowered.startswith("content-") or lowered in NOT_CARRIED:
+            continue
+        if not HEADER_NAME.match(name):
+            raise Refusal(f"550 5.6.0 The header name {name.encode('unicode_escape').decode()!r} is not valid")
+        if any(known.lower() == lowered for known in carried):
+            raise Refusal(f"550 5.6.0 The header {name} is given twice; Herald carries each custom header once")
+        value = " ".join(str(message.get(name, "")).split())
+        if len(value) > MAX_HEADER_VALUE:
+            raise Refusal(f"550 5.6.0 The header {name} is longer than {MAX_HEADER_VALUE} characters")
+        carried[name] = value
+    if len(carried) > MAX_CUSTOM_HEADERS:
+        raise Refusal(f"550 5.6.0 The message has {len(carried)} custom headers; at most {MAX_CUSTOM_HEADERS} are "
+                      "carried")
+    return carried
 
 
 def payload_of(message: EmailMessage, sender: Sender) -> dict[str, Any]:
@@ -53,6 +84,9 @@ def payload_of(message: EmailMessage, sender: Sender) -> dict[str, Any]:
         raise Refusal("550 5.6.0 The Reply-To header is not a list of addresses") from None
     if reply_to:
         payload["ReplyTo"] = reply_to
+    headers = custom_headers_of(message)
+    if headers:
+        payload["Headers"] = headers
     # The files, as /v1/emails/send takes them (the platform bounds them: 413 is 552 5.3.4, a blocked
     # type 550 5.6.0 with its words).
     files = [{"Filename": part.get_filename() or "attachment", "ContentType": part.get_content_type(),

@@ -46,19 +46,10 @@ def new_message_id() -> str:
     return public_id("msg")
 
 
-# E-mail headers that Herald writes itself: a request's custom Headers may not set them (refused
-# at accept, and again by the SMTP provider), nor any X-Herald-* header.
-RESERVED_EMAIL_HEADERS = frozenset({
-    "from", "to", "cc", "bcc", "subject", "date", "message-id", "reply-to", "sender", "mime-version", "content-type",
-    "content-transfer-encoding", "dkim-signature", "return-path", "received"})
 
 
 # The sealing purpose of an e-mail attachment's bytes (kit/sealing.py), kept until the message is final.
 ATTACHMENT_SEAL = "message-attachment"
-
-
-def reserved_email_header(name: str) -> bool:
-    return name.lower() in RESERVED_EMAIL_HEADERS or name.lower().startswith("x-herald-")
 
 
 class Message(Model):

@@ -50,6 +50,11 @@ async def test_an_application_submits_and_each_rcpt_gets_its_own_signed_copy_wit
     await set_provider_config(tenant.id, "email", "smtp", {"host": "127.0.0.1", "port": inbox.port, "security": "none"})
     sent = message(f"Shop <orders@{name}>", To="bob@example.com", Cc="carol@example.com", Bcc="dave@example.com")
     sent["Reply-To"] = f"help@{name}"
+    # A reply in a thread, as a mail client writes it: carried; trace headers are not.
+    sent["In-Reply-To"] = "<order-1041@shop.example>"
+    sent["References"] = "<order-1040@shop.example> <order-1041@shop.example>"
+    sent["X-Campaign"] = "parcel-notice"
+    sent["Authentication-Results"] = "mx.example; dkim=pass"
     sent.add_attachment(b"%PDF-1.4 \x00\xff the invoice", maintype="application", subtype="pdf", filename="invoice.pdf")
 
     def submit() -> dict:
@@ -69,6 +74,10 @@ async def test_an_application_submits_and_each_rcpt_gets_its_own_signed_copy_wit
         assert parsed.get_body(("plain",)).get_content().strip() == "Your order is on its way."
         assert dkim.verify(arrived["data"], dnsfunc=dkim_dns(dns_server)), recipient
         assert parsed["Reply-To"].addresses[0].addr_spec == f"help@{name}"
+        assert parsed["In-Reply-To"] == "<order-1041@shop.example>"
+        assert parsed["References"] == "<order-1040@shop.example> <order-1041@shop.example>"
+        assert parsed["X-Campaign"] == "parcel-notice" and parsed["Authentication-Results"] is None
+        assert parsed["Cc"] is None  # each recipient's copy names only them
         [attached] = list(parsed.iter_attachments())
         assert attached.get_filename() == "invoice.pdf" and attached.get_content_type() == "application/pdf"
         assert attached.get_payload(decode=True) == b"%PDF-1.4 \x00\xff the invoice"
@@ -188,6 +197,9 @@ async def test_what_the_accept_path_cannot_carry_is_refused_whole(smtpd, core, m
     with_attachment.add_attachment(b"MZ", maintype="application", subtype="octet-stream", filename="setup.exe")
     without_from = message(f"orders@{name}", To="bob@example.com")
     del without_from["From"]
+    twice = message(f"orders@{name}", To="bob@example.com")
+    twice["X-Campaign"] = "spring"
+    twice["X-Campaign"] = "summer"
 
     def submit(sent: EmailMessage) -> tuple[int, bytes]:
         with smtpd.client() as client:
@@ -203,3 +215,5 @@ async def test_what_the_accept_path_cannot_carry_is_refused_whole(smtpd, core, m
     assert code == 550 and text.startswith(b"5.6.0") and b"setup.exe" in text, text  # a type mail clients block
     code, text = await asyncio.to_thread(submit, without_from)
     assert code == 550 and text.startswith(b"5.6.0"), text
+    code, text = await asyncio.to_thread(submit, twice)
+    assert code == 550 and text.startswith(b"5.6.0") and b"X-Campaign" in text, text

@@ -15,15 +15,9 @@ from pydantic import AfterValidator, Field, model_validator
 
 from app.http.bodies import FieldProblem, SnakeBody, example
 from app.mail.mailbox.schemas import ADDRESS
+from kit.email_headers import HEADER_NAME, MAX_CUSTOM_HEADERS, MAX_HEADER_VALUE, reserved_email_header
 
 IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:-]{1,128}\Z")
-# RFC 5322 2.2: printable US-ASCII but the colon.
-HEADER_NAME = re.compile(r"^[!-9;-~]{1,76}\Z")
-MAX_HEADERS = 50
-# The headers Herald writes itself, as the platform refuses them (models/platform/message.py), and X-Herald-*.
-RESERVED_HEADERS = frozenset({
-    "from", "to", "cc", "bcc", "subject", "date", "message-id", "reply-to", "sender", "mime-version", "content-type",
-    "content-transfer-encoding", "dkim-signature", "return-path", "received"})
 MAX_RECIPIENTS = 50  # to, cc and bcc together: the platform's composer takes at most 50 e-mail recipients
 _BREAKS = ("\r", "\n", "\0")
 
@@ -53,11 +47,11 @@ def _headers(value: dict[str, str]) -> dict[str, str]:
         shown = name.encode("unicode_escape").decode()
         if not HEADER_NAME.match(name):
             raise ValueError(f"'{shown}' is not a valid header name (printable ASCII without ':' or spaces)")
-        if name.lower() in RESERVED_HEADERS or name.lower().startswith("x-herald-"):
+        if reserved_email_header(name):
             raise ValueError(f"{name!r} is set by Herald and cannot be given")
         _one_line(text)
-        if len(text) > 998:
-            raise ValueError(f"the value of {name!r} is longer than 998 characters")
+        if len(text) > MAX_HEADER_VALUE:
+            raise ValueError(f"the value of {name!r} is longer than {MAX_HEADER_VALUE} characters")
     return value
 
 
@@ -91,7 +85,7 @@ class EmailCreate(SnakeBody):
     text: Annotated[str, Field(min_length=1)] | None = None
     html: Annotated[str, Field(min_length=1)] | None = None
     reply_to: Recipient | Annotated[list[Recipient], Field(max_length=10)] | None = None
-    headers: Annotated[dict[str, str], Field(max_length=MAX_HEADERS), AfterValidator(_headers)] | None = None
+    headers: Annotated[dict[str, str], Field(max_length=MAX_CUSTOM_HEADERS), AfterValidator(_headers)] | None = None
     attachments: Annotated[list[Attachment], Field(max_length=20)] | None = None
     # RFC 3339, at most 72 hours ahead (the platform checks it): POST /v1/emails/{id}/cancel before then
     scheduled_at: Annotated[str, Field(max_length=40)] | None = None

@@ -18,16 +18,14 @@ from pydantic import AfterValidator, Field, ValidationInfo, field_validator, mod
 
 from app.http.bodies import Body, FieldProblem, example
 from app.platform.message.attachments import MAX_ATTACHMENTS, Attachment
-from models.platform.message import RESERVED_EMAIL_HEADERS, reserved_email_header
+from kit.email_headers import (HEADER_NAME, MAX_CUSTOM_HEADERS, MAX_HEADER_VALUE, RESERVED_EMAIL_HEADERS,
+                               reserved_email_header)
 
 _EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?=.{1,253}\Z)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
                     r"[A-Za-z]{2,63}\Z")
 _E164 = re.compile(r"^\+[1-9][0-9]{1,14}\Z")
 IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:-]{1,128}\Z")
-# RFC 5322 2.2: a field name is printable US-ASCII except the colon.
-_HEADER_NAME = re.compile(r"^[!-9;-~]{1,76}\Z")
 _HEADER_BREAKS = ("\r", "\n", "\0")
-MAX_HEADER_VALUE = 998  # RFC 5322 2.1.1: the longest line
 
 # The MIME charsets a message may declare (IANA names, any case): the ones mail clients read and
 # Python's codecs write.
@@ -60,7 +58,7 @@ def _charset(value: str) -> str:
 def _headers(value: dict[str, str]) -> dict[str, str]:
     for name, text in value.items():
         shown = name.encode("unicode_escape").decode()  # a CR or LF in a name is shown, never written
-        if not _HEADER_NAME.match(name):
+        if not HEADER_NAME.match(name):
             raise ValueError(f"'{shown}' is not a valid header name (printable ASCII without ':' or spaces)")
         if reserved_email_header(name):
             raise ValueError(f"{name!r} is set by Herald and cannot be given "
@@ -102,7 +100,7 @@ Charset = Annotated[str, AfterValidator(_charset)]
 Phone = Annotated[str, AfterValidator(_e164)]
 IdempotencyKey = Annotated[str, AfterValidator(_idempotency_key)]
 Tags = dict[str, Annotated[str, Field(max_length=256)]]
-CustomHeaders = Annotated[dict[str, str], Field(max_length=50), AfterValidator(_headers)]
+CustomHeaders = Annotated[dict[str, str], Field(max_length=MAX_CUSTOM_HEADERS), AfterValidator(_headers)]
 ReplyTo = Annotated[list[EmailAddress], Field(max_length=10)]
 
 
