@@ -7,7 +7,8 @@ sending within that bound.
     no such key, or no email:send       535 5.7.8, counted as a failure
     the account suspended               535 5.7.8
     the platform cannot say             454 4.7.0 (try again), not counted
-    too many failures from the address  454 4.7.0 until the window has passed (app/smtp/limits.py)
+    too many failures from the address  454 4.7.0 until the window has passed (app/smtp/limits.py:
+                                        counted by every smtpd process together)
 
 An ``sk_test_`` key sends in test mode: its mail reaches the sinks, as on /v1."""
 
@@ -20,7 +21,7 @@ from aiosmtpd.smtp import MISSING, SMTP, AuthResult
 
 from app.http import errors
 from app.http.api_keys import looks_like_key
-from app.smtp.limits import Limits, address_of
+from app.smtp.limits import Limits, SharedFailures, address_of, failure_source
 from app.smtp.upstream import Upstream
 
 SEND = "email:send"
@@ -42,33 +43,36 @@ class Sender:
 
 
 class Authenticator:
-    def __init__(self, upstream: Upstream, limits: Limits) -> None:
+    def __init__(self, upstream: Upstream, limits: Limits, shared: SharedFailures | None = None) -> None:
         self.upstream = upstream
         self.limits = limits
+        self.shared = shared
 
     async def check(self, server: SMTP, password: bytes) -> AuthResult:
         assert server.session is not None
-        address = address_of(server.session.peer)
-        if self.limits.auth_blocked(address):
+        address = failure_source(address_of(server.session.peer))
+        if self.limits.auth_blocked(address) or (self.shared is not None and await self.shared.blocked(address)):
             return AuthResult(success=False, handled=False, message=BLOCKED)
         key = password.decode("utf-8", "replace").strip()
         if key.startswith("pk_live_"):
-            return self._failed(address, PUBLISHABLE)
+            return await self._failed(address, PUBLISHABLE)
         if not looks_like_key(key):
-            return self._failed(address, INVALID)
+            return await self._failed(address, INVALID)
         try:
             info = await self.upstream.keys.lookup(key)
         except errors.HttpError:
             return AuthResult(success=False, handled=False, message=UNAVAILABLE)
         if info is None or info.publishable or SEND not in info.scopes:
-            return self._failed(address, PUBLISHABLE if info is not None and info.publishable else INVALID)
+            return await self._failed(address, PUBLISHABLE if info is not None and info.publishable else INVALID)
         if not info.tenant_active:
             return AuthResult(success=False, handled=False, message=SUSPENDED)
         sender = Sender(info.tenant_id, "test" if info.mode == "test" else "live", info.key_id, info.rate_limit)
         return AuthResult(success=True, auth_data=sender)
 
-    def _failed(self, address: str, reply: str) -> AuthResult:
+    async def _failed(self, address: str, reply: str) -> AuthResult:
         self.limits.auth_failed(address)
+        if self.shared is not None:
+            await self.shared.failed(address)
         return AuthResult(success=False, handled=False, message=reply)
 
 

@@ -25,7 +25,7 @@ from aiosmtpd.smtp import SMTP
 
 from app.smtp.auth import Authenticator
 from app.smtp.handler import MAX_MESSAGE_BYTES, Handler
-from app.smtp.limits import Limits, address_of
+from app.smtp.limits import Limits, SharedFailures, address_of
 from app.smtp.upstream import Upstream
 from kit.settings import Settings
 
@@ -106,7 +106,8 @@ def listeners(settings: Settings, handler: Handler, limits: Limits) -> list[tupl
 async def serve(settings: Settings) -> None:
     upstream = Upstream(settings)
     limits = Limits(settings.smtp_connections_per_address, settings.smtp_auth_failures_per_address)
-    handler = Handler(upstream, Authenticator(upstream, limits))
+    shared = SharedFailures(upstream.redis, settings.smtp_auth_failures_per_address)
+    handler = Handler(upstream, Authenticator(upstream, limits, shared))
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -42,9 +42,9 @@ class Upstream:
         # given the same two attributes a server's ctx carries.
         self._host = SimpleNamespace(ctx=SimpleNamespace(settings=settings, service_clients=self.services))
         self.keys = KeyIntrospection(self._host)  # type: ignore[arg-type]
-        self._redis = aioredis.Redis.from_url(settings.require_redis_url(), socket_timeout=2,
-                                              socket_connect_timeout=2)
-        self.limiter = RateLimiter(self._redis)
+        self.redis = aioredis.Redis.from_url(settings.require_redis_url(), socket_timeout=2,
+                                             socket_connect_timeout=2)
+        self.limiter = RateLimiter(self.redis)
 
     @property
     def platform(self) -> ServiceClient:
@@ -65,4 +65,4 @@ class Upstream:
 
     async def aclose(self) -> None:
         await self.services.aclose()
-        await self._redis.aclose()
+        await self.redis.aclose()

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from tests.fixtures.harness import free_port
+from tests.fixtures.harness import Services, flush_redis, free_port
 from tests.mail.conftest import sign_up
 from tests.smtp.conftest import start_smtpd, wait_listening
 
@@ -50,8 +50,11 @@ def guarded(services, mail_stack, tmp_path_factory):
     folder = tmp_path_factory.mktemp("smtpd-guarded")
     cert, key = self_signed(folder)
     tls_port = free_port()
+    # A Redis database of its own: failed AUTH are counted there for every smtpd (app/smtp/limits.py),
+    # and the run's other smtpd tests fail logins from 127.0.0.1 too.
+    redis_url = Services._redis_database(services.redis_url)
     server = start_smtpd({**services.env, "PLATFORM_INTERNAL_URL": mail_stack.platform.url,
-                          "MAIL_INTERNAL_URL": mail_stack.mail.url},
+                          "MAIL_INTERNAL_URL": mail_stack.mail.url, "REDIS_URL": redis_url},
                          folder, HERALD_ENV="production", PASSWORD_HASH_COST="", SMTP_TLS_CERT=cert, SMTP_TLS_KEY=key,
                          SMTP_TLS_PORT=str(tls_port), SMTP_CONNECTIONS_PER_ADDRESS="3",
                          SMTP_AUTH_FAILURES_PER_ADDRESS="2")
@@ -59,6 +62,7 @@ def guarded(services, mail_stack, tmp_path_factory):
     wait_listening(server.process, tls_port)
     yield server
     server.process.stop()
+    flush_redis(redis_url)
 
 
 async def test_auth_only_inside_tls_then_per_address_limits(guarded, core):
