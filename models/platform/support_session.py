@@ -31,8 +31,9 @@ class SupportSession(Model):
 
 
 class SupportRead(Model):
-    """One read an operator made inside a support session (the account's trail of what was seen):
-    recorded before the read is answered; ``status`` is the answer's, filled in after it."""
+    """One read an operator made inside a support session: the account's trail of what was seen.
+
+    Recorded before the read is answered; ``status`` is the answer's, filled in after it."""
 
     id = fields.BigIntField(primary_key=True)
     support: fields.ForeignKeyRelation = fields.ForeignKeyField(
