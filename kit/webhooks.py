@@ -82,8 +82,8 @@ def standard_key(secret: str) -> bytes:
     """The bytes that key ``webhook-signature``: the part after ``whsec_``, base64-decoded.
 
     Either alphabet is read (standard ``+/`` for new secrets, URL-safe ``-_`` for the ones made
-    before), padding optional: the two alphabets differ only in those two characters, so one
-    secret never decodes to two keys. Raises ValueError for anything else."""
+    before), padding optional: the alphabets differ only in those two characters, each standing for
+    the same value in both, so reading either is unambiguous. Raises ValueError for anything else."""
     text = secret.removeprefix(SECRET_PREFIX).replace("-", "+").replace("_", "/")
     try:
         key = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
