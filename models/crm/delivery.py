@@ -16,7 +16,6 @@ integration's access token or API secret) are sealed at rest (kit/sealing.py, sy
 from __future__ import annotations
 
 import json
-import secrets
 from datetime import datetime, timedelta, timezone
 from enum import StrEnum
 
@@ -27,6 +26,8 @@ from tortoise.models import Model
 from kit.actors import Actor
 from kit.ids import public_id
 from kit.sealing import Sealer
+# whsec_ and the standard base64 of random bytes, as Standard Webhooks' libraries read it (kit/webhooks.py).
+from kit.webhooks import new_secret as new_signing_secret  # noqa: F401  (app/crm/destination/service.py)
 from models.lease import Leased, Retries
 from models.outbox import enqueue_many
 
@@ -86,10 +87,6 @@ def new_delivery_id() -> str:
 
 def new_event_id() -> str:
     return public_id("evt")
-
-
-def new_signing_secret() -> str:
-    return "whsec_" + secrets.token_urlsafe(32)
 
 
 def seal_secret(kind: str, tenant: str, value: str) -> str:

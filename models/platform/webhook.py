@@ -17,7 +17,6 @@ connect time by tasks/platform/webhooks.py).
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime, timedelta
 from enum import StrEnum
 
@@ -26,6 +25,8 @@ from tortoise.models import Model
 
 from kit.ids import public_id
 from kit.sealing import PLATFORM
+# whsec_ and the standard base64 of random bytes, as Standard Webhooks' libraries read it (kit/webhooks.py).
+from kit.webhooks import new_secret  # noqa: F401  (app/platform/webhook/service.py makes secrets with it)
 from models.lease import Leased, Retries
 
 WEBHOOK_SECRET = "platform:webhook-signing-secret"
@@ -76,10 +77,6 @@ def new_delivery_id() -> str:
 
 def all_events() -> list[str]:
     return [ALL_EVENTS]
-
-
-def new_secret() -> str:
-    return "whsec_" + secrets.token_urlsafe(32)
 
 
 def seal_secret(endpoint_id: str, secret: str) -> str:

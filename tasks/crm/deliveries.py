@@ -33,7 +33,7 @@ from tortoise.transactions import in_transaction
 
 from kit.actors import Actor
 from kit.settings import Settings, get_settings
-from kit.webhooks import EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, sign
+from kit.webhooks import EVENT_HEADER, signed_headers
 from models.crm.delivery import (BREAKER_COOLDOWN, BREAKER_MAX_COOLDOWN, BREAKER_THRESHOLD, LEASE, LEASED, RETRIES,
                                  ConversionIntegration, CrmDestination, DeliveryStatus, IntegrationKind, TargetKind,
                                  open_payload)
@@ -71,9 +71,8 @@ def destination_request(target: CrmDestination, event: dict, now: datetime) -> t
     body = json.dumps({"EventId": event["id"], "EventType": event["type"], "CreatedAt": event["created_at"],
                        "TenantId": event["tenant"], "Data": event["data"]},
                       separators=(",", ":"), ensure_ascii=False).encode()
-    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT,
-               SIGNATURE_HEADER: sign(target.secret(), int(now.timestamp()), body),
-               EVENT_HEADER: event["type"], EVENT_ID_HEADER: event["id"]}
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT, EVENT_HEADER: event["type"],
+               **signed_headers(target.secret(), event["id"], int(now.timestamp()), body)}
     return target.url, body, headers
 
 

@@ -35,7 +35,7 @@ from kit import egress
 from kit.actors import Actor
 from kit.settings import get_settings
 from kit.timestamps import iso
-from kit.webhooks import EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, sign
+from kit.webhooks import EVENT_HEADER, signed_headers
 from models.platform.events import ENDPOINT_DISABLED, emit
 from models.platform.webhook import (BREAKER_COOLDOWN, BREAKER_MAX_COOLDOWN, BREAKER_THRESHOLD, DISABLE_AFTER, LEASED,
                                      RETRIES, AttemptOutcome, DeliveryStatus, WebhookEndpoint)
@@ -169,12 +169,12 @@ async def deliver(delivery_pk: int, *, now: datetime | None = None, allow_loopba
     endpoint = await WebhookEndpoint.get(id=row["endpoint_id"])
     body = payload(row)
     timestamp = int(now.timestamp())
+    # The event's id, not the delivery's: webhook-id stays the same on every retry and replay.
     headers = {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
-        SIGNATURE_HEADER: sign(endpoint.signing_secrets(now), timestamp, body),
         EVENT_HEADER: row["event_type"],
-        EVENT_ID_HEADER: row["event_public_id"],
+        **signed_headers(endpoint.signing_secrets(now), row["event_public_id"], timestamp, body),
     }
     async with holding(connection, LEASED, delivery_pk, row["attempts"], LEASE_SECONDS):
         result = await post(endpoint.url, body, headers, allow_loopback=allow_loopback)

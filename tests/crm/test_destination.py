@@ -8,6 +8,8 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
+from standardwebhooks.webhooks import Webhook
+
 from kit.webhooks import verify
 from models.crm import CrmDelivery, CrmDestination
 from models.crm.delivery import BREAKER_THRESHOLD, MAX_ATTEMPTS
@@ -96,6 +98,9 @@ async def test_a_new_contact_reaches_a_destination_signed(crm, act, receiver):  
     [request] = receiver.of_type("contact.created")
     event = verify(request.body, request.headers["X-Service-Signature"], made["segredo"])
     assert event["EventId"] == pending["evento_id"] == request.headers["X-Service-Event-Id"]
+    # Standard Webhooks' headers too, checked by its own library with the secret as shown.
+    assert Webhook(made["segredo"]).verify(request.body, request.headers) == event
+    assert request.headers["webhook-id"] == event["EventId"]
     assert event["TenantId"] == owner.tenant
     assert event["Data"]["contato"]["id"] == contact["id"] and event["Data"]["contato"]["nome"] == "Ana"
     [done] = await deliveries_of(crm, owner, made["destino"]["id"])
