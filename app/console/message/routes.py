@@ -77,8 +77,13 @@ def filter_problems(answer: upstream.Answer) -> dict[str, str]:
     details = answer.details if answer.status == 422 else {}
     found = {}
     for name, phrase in FILTER_PROBLEMS.items():
-        if name in details:
-            found[name] = "The first day must be on or before the last day" if details[name] == "after 'to'" else phrase
+        said = str(details.get(name, ""))
+        if said == "after 'to'":
+            phrase = "The first day must be on or before the last day"
+        elif said.startswith("between"):
+            phrase = f"The {'first' if name == 'from' else 'last'} day must be between 2000 and 2199"
+        if said:
+            found[name] = phrase
     return found
 
 
