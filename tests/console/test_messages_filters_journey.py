@@ -70,6 +70,13 @@ async def test_filter_by_key_and_dates_read_headers_and_raw_remove_a_template(we
     assert await page.get_by_label("API key").input_value() == key["Id"]
     assert await rows.count() == 1
 
+    # Dates the wrong way round: said beside the field and in the summary, which takes the focus.
+    await web.goto(f"/a/{account}/messages?from=2026-11-30&to=2026-11-01", "messages-filter-error")
+    await page.get_by_text("The first day must be on or before the last day").first.wait_for()
+    assert await page.evaluate("() => document.activeElement.classList.contains('error-summary')")
+    assert await page.get_by_label("From (UTC)").input_value() == "2026-11-30"
+
+    await web.goto(shared)
     await rows.get_by_role("link", name="keyed@example.com").click()
     await web.heading("Sent with the key")
     await page.get_by_role("link", name="Headers", exact=True).click()

@@ -128,7 +128,6 @@ async def messages(request: Request, account_id: str) -> HTTPResponse:
     keys = None if is_htmx(request) else await _keys(request, account["Id"])
     return render(request, "message/messages.html", fragment="message/_list.html", title="Messages", rows=rows,
                   filters=filters, cursor=cursor, problem=problem, words=words, keys=keys, errors=errors,
-                  values=filters,
                   pending=unfinished and poll < MAX_POLLS, stopped=unfinished and poll >= MAX_POLLS,
                   self_url=here + "?" + urlencode({**params, "poll": poll + 1}),
                   next_url=here + "?" + urlencode({**filters, "cursor": next_cursor}) if next_cursor else None,
