@@ -10,6 +10,7 @@ an ``<iframe sandbox>`` without scripts or same origin; its links open apart wit
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import urlencode
 
@@ -18,13 +19,23 @@ from sanic.response import html
 
 from app.console import gate, guard, upstream
 from app.console.message import words
-from app.console.templating import render
+from app.console.templating import is_htmx, render
 
 bp = Blueprint("console_message")
 
-FILTERS = ("channel", "status", "q")
+FILTERS = ("channel", "status", "q", "api_key", "from", "to")
 MAX_TEXT = 200  # the search box: a substring of a recipient or subject
-TABS = (("properties", "Properties"), ("events", "Timeline"), ("text", "Text"), ("html", "HTML"))
+KEY_ID = re.compile(r"^key_[0-9a-f]{1,64}$")
+# from and to as the date inputs send them; the platform reads RFC 3339 times too (a shared link).
+MAX_MOMENT = 40
+# What the platform's refusal of a filter means, in the words of the form's labels.
+FILTER_PROBLEMS = {
+    "from": "Enter the first day as a date, like 2026-11-01",
+    "to": "Enter the last day as a date, like 2026-11-30",
+    "api_key": "Choose one of this account's API keys",
+}
+TABS = (("properties", "Properties"), ("events", "Timeline"), ("headers", "Headers"), ("text", "Text"),
+        ("html", "HTML"), ("raw", "Raw"))
 # The detail page frames its own HTML route: the console's CSP plus frame-src 'self'.
 DETAIL_CSP = guard.CSP + "; frame-src 'self'"
 BODY_CSP = "default-src 'none'; img-src data: cid:{images}; style-src 'unsafe-inline'; frame-ancestors 'self'"
@@ -51,7 +62,37 @@ def chosen_filters(request: Request) -> dict[str, str]:
     text = (request.args.get("q") or "").strip()[:MAX_TEXT]
     if text:
         found["q"] = text
+    key = (request.args.get("api_key") or "").strip()
+    if KEY_ID.match(key):
+        found["api_key"] = key
+    for name in ("from", "to"):  # checked by the platform, whose refusal is shown beside the field
+        moment = (request.args.get(name) or "").strip()[:MAX_MOMENT]
+        if moment:
+            found[name] = moment
     return found
+
+
+def filter_problems(answer: upstream.Answer) -> dict[str, str]:
+    """The platform's 422 on a filter, as field errors (``from`` after ``to`` is said on ``from``)."""
+    details = answer.details if answer.status == 422 else {}
+    found = {}
+    for name, phrase in FILTER_PROBLEMS.items():
+        said = str(details.get(name, ""))
+        if said == "after 'to'":
+            phrase = "The first day must be on or before the last day"
+        elif said.startswith("between"):
+            phrase = f"The {'first' if name == 'from' else 'last'} day must be between 2000 and 2199"
+        if said:
+            found[name] = phrase
+    return found
+
+
+async def _keys(request: Request, account_id: str) -> list[dict] | None:
+    """The account's keys, revoked ones too (their messages stay), for the key filter; None for
+    a member (keys are for owners and admins) or when the platform does not answer."""
+    answer = await upstream.call(request, "GET", f"/api/tenants/{account_id}/api-keys", params={"limit": 100},
+                                 tenant=account_id)
+    return [key for key in answer.get("ApiKeys", []) if isinstance(key, dict)] if answer.ok else None
 
 
 async def _message(request: Request, account_id: str, message_id: str) -> dict:
@@ -63,7 +104,7 @@ async def _message(request: Request, account_id: str, message_id: str) -> dict:
     return answer.body
 
 
-@bp.get("/a/<account_id:id>/messages", ctx_query=("channel", "status", "q", "cursor", "poll"))
+@bp.get("/a/<account_id:id>/messages", ctx_query=(*FILTERS, "cursor", "poll"))
 async def messages(request: Request, account_id: str) -> HTTPResponse:
     account = await gate.require_account(request, account_id)
     filters = chosen_filters(request)
@@ -74,14 +115,19 @@ async def messages(request: Request, account_id: str) -> HTTPResponse:
         raise gate.PageNotFound()
     rows = listed.get("Messages") if listed.ok else None
     problem = None
-    if listed.status in (400, 422):
+    errors = filter_problems(listed)
+    if errors:
+        rows = []
+    elif listed.status in (400, 422):
         problem = "That page of the list has expired. Start again from the first page."
     next_cursor = listed.get("NextCursor") if listed.ok else None
     unfinished = any(row.get("Status") not in words.FINAL for row in rows or ())
     poll = polls(request)
     here = f"/a/{account['Id']}/messages"
+    # htmx's refreshes swap the list only: the filters' key list is read for the whole page alone.
+    keys = None if is_htmx(request) else await _keys(request, account["Id"])
     return render(request, "message/messages.html", fragment="message/_list.html", title="Messages", rows=rows,
-                  filters=filters, cursor=cursor, problem=problem, words=words,
+                  filters=filters, cursor=cursor, problem=problem, words=words, keys=keys, errors=errors,
                   pending=unfinished and poll < MAX_POLLS, stopped=unfinished and poll >= MAX_POLLS,
                   self_url=here + "?" + urlencode({**params, "poll": poll + 1}),
                   next_url=here + "?" + urlencode({**filters, "cursor": next_cursor}) if next_cursor else None,
@@ -98,7 +144,31 @@ async def message(request: Request, account_id: str, message_id: str) -> HTTPRes
     return render(request, "message/message.html", fragment="message/_status.html", title="Message",
                   item=item, events=found.get("Events") or [], tab=tab, tabs=TABS, images=images, words=words,
                   poll=polls(request), max_polls=MAX_POLLS,
-                  html_body=_html_of(item), text_body=_text_of(item), headers={"Content-Security-Policy": DETAIL_CSP})
+                  html_body=_html_of(item), text_body=_text_of(item), mail_headers=_headers_of(item),
+                  raw_text=_raw_of(item), headers={"Content-Security-Policy": DETAIL_CSP})
+
+
+def _headers_of(item: dict) -> list[tuple[str, str]] | None:
+    """An e-mail's header fields as its message gives them (None for other channels). The MIME is
+    made by the provider at delivery and not kept: Date, Message-ID and DKIM-Signature are not here."""
+    if item.get("Channel") != "email":
+        return None
+    role = {"cc": "Cc", "bcc": "Bcc"}.get(item.get("Role") or "", "To")
+    fields = [("From", item.get("From")), (role, item.get("To")), ("Subject", item.get("Subject"))]
+    reply_to = item.get("ReplyTo") or (item.get("Content") or {}).get("ReplyTo")
+    if reply_to:
+        fields.append(("Reply-To", ", ".join(reply_to) if isinstance(reply_to, list) else str(reply_to)))
+    custom = item.get("Headers") or (item.get("Content") or {}).get("Headers") or {}
+    if isinstance(custom, dict):
+        fields += [(str(name), str(value)) for name, value in custom.items()]
+    return [(name, value) for name, value in fields if value]
+
+
+def _raw_of(item: dict) -> str:
+    """The message as accepted, as JSON: what the request asked for (attachments described, not their bytes)."""
+    kept = {name: item.get(name) for name in ("Channel", "Mode", "From", "To", "Role", "Subject", "Template", "Tags",
+                                              "Content") if item.get(name) not in (None, "", {})}
+    return json.dumps(kept, indent=2, ensure_ascii=False, sort_keys=False)
 
 
 def _html_of(item: dict) -> str | None:

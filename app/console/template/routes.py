@@ -2,11 +2,13 @@
 words), a new one, and editing one (its slug stays: the platform upserts by slug). The platform
 finds the variables (``Variables``) and refuses a template that does not render (422 naming the
 part), shown beside that field with every value kept.
-``GET /api/templates``, ``POST /api/templates``."""
+Removing one asks first (a confirmation naming it) and says what happens to messages already
+accepted from it. ``GET /api/templates``, ``POST /api/templates``, ``DELETE /api/templates/{id}``."""
 
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import redirect
@@ -42,11 +44,13 @@ def _form(request: Request, account: dict, status: int, template: dict | None, *
                   item=template, words=words, states=STATES, admin=gate.is_admin(account), **context)
 
 
-@bp.get("/a/<account_id:id>/templates")
+@bp.get("/a/<account_id:id>/templates", ctx_query=("removed",))
 async def templates(request: Request, account_id: str) -> HTTPResponse:
     account = await gate.require_account(request, account_id)
+    removed = (request.args.get("removed") or "")[:100]
     return render(request, "template/templates.html", title="Templates", rows=await _templates(request, account["Id"]),
-                  words=words, states=STATES, admin=gate.is_admin(account))
+                  words=words, states=STATES, admin=gate.is_admin(account),
+                  notice=f"Template {removed} removed." if SLUG.match(removed) else None)
 
 
 @bp.get("/a/<account_id:id>/templates/new", ctx_query=("channel",))
@@ -56,15 +60,41 @@ async def new(request: Request, account_id: str) -> HTTPResponse:
     return _form(request, account, 200, None, values={"channel": channel, "language": "en"})
 
 
+async def _template(request: Request, account_id: str, slug: str) -> dict:
+    listed = await _templates(request, account_id)
+    if listed is None:
+        raise upstream.Unavailable()
+    found = next((row for row in listed if row["Slug"] == slug), None)
+    if found is None:
+        raise gate.PageNotFound()
+    return found
+
+
+def _edit_form(request: Request, account: dict, status: int, found: dict, **context) -> HTTPResponse:
+    values = {field: found.get(field.capitalize()) or "" for field in FIELDS}
+    return _form(request, account, status, found, values=values, **context)
+
+
 @bp.get("/a/<account_id:id>/templates/<slug:str>", ctx_query=("saved",))
 async def edit(request: Request, account_id: str, slug: str) -> HTTPResponse:
     account = await gate.require_account(request, account_id)
-    found = next((row for row in await _templates(request, account["Id"]) or () if row["Slug"] == slug), None)
-    if found is None:
+    found = await _template(request, account["Id"], slug)
+    return _edit_form(request, account, 200, found,
+                      notice="Template saved." if request.args.get("saved") == "1" else None)
+
+
+@bp.post("/a/<account_id:id>/templates/<slug:str>/remove")
+async def remove(request: Request, account_id: str, slug: str) -> HTTPResponse:
+    account = await gate.require_account(request, account_id)
+    found = await _template(request, account["Id"], slug)
+    answer = await upstream.call(request, "DELETE", f"/api/templates/{found['TemplateId']}", tenant=account["Id"])
+    if answer.status == 404:  # removed meanwhile, or the account is out of reach
         raise gate.PageNotFound()
-    values = {field: found.get(field.capitalize()) or "" for field in FIELDS}
-    return _form(request, account, 200, found, values=values,
-                 notice="Template saved." if request.args.get("saved") == "1" else None)
+    if answer.status == 403:
+        return _edit_form(request, account, 403, found, errors={"_": "Only owners and admins remove templates."})
+    if not answer.ok:
+        raise upstream.Unavailable()
+    return redirect(f"/a/{account['Id']}/templates?removed={quote(slug)}", status=303)
 
 
 @bp.post("/a/<account_id:id>/templates")

@@ -1,6 +1,7 @@
 """The dashboard's messages (contract C3; docs/dashboard-messages.md).
 
-    GET  /api/messages            every channel of the account, newest first: channel, status, q, cursor, limit
+    GET  /api/messages            every channel of the account, newest first: channel, status, q, api_key,
+                                  from, to, cursor, limit
     GET  /api/messages/{id}       {Message, Events}; another account's id is the same 404 as a missing one
     POST /api/messages/send       the composer: 202 {Messages, ReusedIdempotency}
 
@@ -11,6 +12,8 @@ and needs the ``admin`` role.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from sanic import Blueprint, HTTPResponse, Request
 
@@ -26,6 +29,7 @@ from app.platform.message.schemas import ComposeSend
 from app.platform.message.service import Item, body_hash
 from app.platform.message.v1 import MAX_SEND_BYTES, accept, header_idempotency_key
 from app.platform.gate import api as gate
+from app.platform.report.window import bounds
 
 bp = Blueprint("platform_dashboard_message", url_prefix="/api/messages")
 
@@ -37,15 +41,22 @@ def _audience(tenant_id: str) -> str:
     return f"dashboard-messages:{tenant_id}"
 
 
-@bp.get("", ctx_auth="session", ctx_tenant="header", ctx_query=("channel", "status", "q", "cursor", "limit"),
+@bp.get("", ctx_auth="session", ctx_tenant="header",
+        ctx_query=("channel", "status", "q", "api_key", "from", "to", "cursor", "limit"),
         ctx_errors=(400, 403), ctx_responses=answers({200: views.MESSAGES}))
 async def list_messages(request: Request) -> HTTPResponse:
     access = gate.tenant(request)
     limit = int_param(request, "limit", default=DEFAULT_LIMIT, low=1, high=MAX_LIMIT)
     channel, status = request.args.get("channel") or None, request.args.get("status") or None
     reads.check_filters(channel, status)
+    start, end = bounds(request.args.get("from"), request.args.get("to"))
     secret = request.app.ctx.settings.require_secret_key()
     conn = db.connection()
+    filters = reads.Filters(channel=channel, status=status, search=request.args.get("q"), start=start, end=end)
+    key_id = request.args.get("api_key")
+    if key_id:
+        key_pk, mode, since = await reads.api_key_of(conn, access.tenant_pk, key_id)
+        filters = replace(filters, api_key_pk=key_pk, modes=(mode,), floor=since)
     before = None
     cursor = request.args.get("cursor")
     if cursor:
@@ -53,8 +64,7 @@ async def list_messages(request: Request) -> HTTPResponse:
         before = await reads.message_pk_of(conn, access.tenant_pk, str(anchor))
         if before is None:
             raise errors.InvalidCursor()
-    rows, more = await reads.list_messages(conn, access.tenant_pk, limit=limit, before_pk=before, channel=channel,
-                                             status=status, search=request.args.get("q"))
+    rows, more = await reads.list_messages(conn, access.tenant_pk, limit=limit, before_pk=before, filters=filters)
     next_cursor = sign_cursor(rows[-1].public_id, secret_key=secret,
                               audience=_audience(access.tenant_id)) if more else None
     return reply(request, {"Messages": [views.dashboard_summary(row) for row in rows], "NextCursor": next_cursor,
@@ -64,8 +74,10 @@ async def list_messages(request: Request) -> HTTPResponse:
 @bp.get("/<message_id:id>", ctx_auth="session", ctx_tenant="header", ctx_errors=(403,),
         ctx_responses=answers({200: views.MESSAGE}))
 async def get_message(request: Request, message_id: str) -> HTTPResponse:
-    message, events = await reads.message_with_timeline(db.connection(), gate.tenant(request).tenant_pk, message_id)
-    return reply(request, {"Message": views.dashboard_detail(message), "Events": views.timeline(message, events)})
+    conn = db.connection()
+    message, events = await reads.message_with_timeline(conn, gate.tenant(request).tenant_pk, message_id)
+    key_id = await reads.api_key_id_of(conn, message)
+    return reply(request, {"Message": views.dashboard_detail(message, key_id), "Events": views.timeline(message, events)})
 
 
 # ctx_idempotency=False: the gate does not replay this route's answer; the accept path keeps the

@@ -8,6 +8,8 @@ tenant's message, a message of the other mode or an SMS answers 404 exactly like
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -16,6 +18,7 @@ from tortoise.expressions import Q
 from app.http import errors
 from app.http.paging import OffsetPage, Page
 from app.platform.api_key.principal import Principal
+from app.platform.message import span
 from app.platform.message.service import STATUSES
 from models.platform.message import Message, MessageEvent, without_attachment_bytes
 
@@ -82,32 +85,86 @@ async def message_pk_of(conn: BaseDBAsyncClient, tenant_pk: int, message_id: str
     return rows[0]["id"] if rows else None
 
 
+@dataclass(frozen=True)
+class Filters:
+    """What ``GET /api/messages`` narrows by. ``api_key_pk`` is a key of the account (resolved by
+    :func:`api_key_of`), ``modes`` then its mode alone; ``start``/``end`` the window ``[start, end)``."""
+    channel: str | None = None
+    status: str | None = None
+    search: str | None = None
+    api_key_pk: int | None = None
+    modes: tuple[str, ...] = MODES
+    start: datetime | None = None
+    end: datetime | None = None
+    # Where the walk may stop though the window is open (the key's creation: it sent nothing
+    # before). Bounds the ids only; clocks of other hosts may differ by less than span.SKEW.
+    floor: datetime | None = None
+
+
+async def api_key_of(conn: BaseDBAsyncClient, tenant_pk: int, key_id: str) -> tuple[int, str, datetime]:
+    """(pk, mode, created_at) of the account's key ``key_...``, revoked or not; another account's
+    key is refused exactly like a missing one."""
+    rows = await conn.execute_query_dict(
+        "SELECT id, mode, created_at FROM api_keys WHERE public_id = $1 AND tenant_id = $2", [key_id, tenant_pk])
+    if not rows:
+        raise errors.Unprocessable("Query parameter 'api_key' names no API key of this account.",
+                                   details={"api_key": "no API key of this account has this id"})
+    return rows[0]["id"], rows[0]["mode"], rows[0]["created_at"]
+
+
+async def api_key_id_of(conn: BaseDBAsyncClient, message: Message) -> str | None:
+    """The public id of the key that sent ``message`` (None for the composer's and the journeys' sends)."""
+    if message.api_key_id is None:
+        return None
+    rows = await conn.execute_query_dict("SELECT public_id FROM api_keys WHERE id = $1 AND tenant_id = $2",
+                                         [message.api_key_id, message.tenant_id])
+    return rows[0]["public_id"] if rows else None
+
+
 async def list_messages(conn: BaseDBAsyncClient, tenant_pk: int, *, limit: int, before_pk: int | None,
-                        channel: str | None, status: str | None, search: str | None) -> tuple[list[Message], bool]:
+                        filters: Filters) -> tuple[list[Message], bool]:
     """The account's messages of every channel and both modes, newest first, after ``before_pk``.
 
     One branch per (mode, channel), each an index range newest first on ``messages (tenant_id,
     mode, channel, id)`` (or ``(tenant_id, mode, channel, status, id)`` with ``status``) that stops
     after ``limit + 1`` rows, merged by id: the first page reads at most 8 x (limit + 1) index
     entries whatever the account's size, with no index of its own to maintain on every send. ``q``
-    filters on the expressions the trigram indexes cover (migration 0008)."""
-    check_filters(channel, status)
+    filters on the expressions the trigram indexes cover (migration 0008). A time window becomes
+    an id range as well (span.py), so a window's walk starts and stops inside it; ``api_key``
+    filters the walk's rows (a key's messages are never older than the key)."""
+    check_filters(filters.channel, filters.status)
     params: list[Any] = [tenant_pk, limit + 1]
     where = ["tenant_id = $1"]
-    if status is not None:
-        params.append(status)
-        where.append(f"status = ${len(params)}")
+
+    def condition(sql: str, value: Any) -> None:
+        params.append(value)
+        where.append(sql.format(f"${len(params)}"))
+
+    if filters.status is not None:
+        condition("status = {}", filters.status)
+    if filters.api_key_pk is not None:
+        condition("api_key_id = {}", filters.api_key_pk)
+    earliest = max((moment for moment in (filters.start, filters.floor) if moment is not None), default=None)
+    low, high = await span.id_range(conn, earliest, filters.end)
     if before_pk is not None:
-        params.append(before_pk)
-        where.append(f"id < ${len(params)}")
-    if search:
-        params.append(like_pattern(search))
+        high = before_pk if high is None else min(high, before_pk)
+    if high is not None:
+        condition("id < {}", high)
+    if low is not None:
+        condition("id >= {}", low)
+    if filters.start is not None:
+        condition("created_at >= {}", filters.start)
+    if filters.end is not None:
+        condition("created_at < {}", filters.end)
+    if filters.search:
+        params.append(like_pattern(filters.search))
         where.append(f"(UPPER(CAST(recipient AS VARCHAR)) LIKE UPPER(${len(params)}) ESCAPE '\\' "
                      f"OR UPPER(CAST(subject AS VARCHAR)) LIKE UPPER(${len(params)}) ESCAPE '\\')")
-    condition = " AND ".join(where)
-    branches = [f"(SELECT {_LIST_COLUMNS} FROM messages WHERE {condition} AND mode = '{mode}' "
+    joined = " AND ".join(where)
+    branches = [f"(SELECT {_LIST_COLUMNS} FROM messages WHERE {joined} AND mode = '{mode}' "
                 f"AND channel = '{name}' ORDER BY id DESC LIMIT $2)"
-                for mode in MODES for name in ((channel,) if channel else CHANNELS)]
+                for mode in filters.modes if mode in MODES
+                for name in ((filters.channel,) if filters.channel else CHANNELS)]
     rows = await conn.execute_query_dict(
         f"SELECT * FROM ({' UNION ALL '.join(branches)}) AS page ORDER BY id DESC LIMIT $2", params)
     messages = [Message._init_from_db(**row) for row in rows]

@@ -98,11 +98,13 @@ def dashboard_summary(message: Message) -> dict[str, Any]:
     return {**summary(message), "Channel": message.channel, "Template": message.template}
 
 
-def dashboard_detail(message: Message) -> dict[str, Any]:
+def dashboard_detail(message: Message, api_key_id: str | None = None) -> dict[str, Any]:
+    """The detail, with ``ApiKeyId``: the key that sent it (``key_...``; null for the composer's
+    sends), which ``GET /api/messages?api_key=`` filters by."""
     content = dict(message.content or {})
     if content.get("Attachments"):  # described, never their sealed bytes
         content["Attachments"] = attachments.listed(content)
-    return {**detail(message), "Template": message.template, "Content": content,
+    return {**detail(message), "Template": message.template, "Content": content, "ApiKeyId": api_key_id,
             "ScheduledAt": iso(message.next_attempt_at) if message.status == "queued" else None}
 
 
@@ -116,7 +118,8 @@ def composed(outcome: Outcome, recipients: list[str]) -> dict[str, Any]:
 _DASHBOARD_SUMMARY = {**_SUMMARY, "Channel": STRING, "Template": NULLABLE_STRING}
 MESSAGES = reply_of(Messages={"type": "array", "items": shape(**_DASHBOARD_SUMMARY)},
                     NextCursor=NULLABLE_STRING, HasMore={"type": "boolean"})
-MESSAGE = reply_of(Message=shape(**_DASHBOARD_SUMMARY, Body={"type": "object"}, Content={"type": "object"}),
+MESSAGE = reply_of(Message=shape(**_DASHBOARD_SUMMARY, Body={"type": "object"}, Content={"type": "object"},
+                                 ApiKeyId=NULLABLE_STRING),
                    Events={"type": "array", "items": shape(Type=STRING, At=TIMESTAMP, Detail={})})
 COMPOSED = reply_of(Messages={"type": "array", "items": shape(MessageId=STRING, To=STRING, Status={"const": "queued"})},
                     ReusedIdempotency={"type": "boolean"})

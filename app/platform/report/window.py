@@ -57,26 +57,41 @@ def _parse(name: str, raw: str) -> tuple[datetime, bool]:
     raise _invalid(name)
 
 
-def window(raw_from: str | None, raw_to: str | None, now: datetime | None = None) -> Window:
-    now = now or datetime.now(timezone.utc)
-    to_day = from_day = None
+def _check_range(name: str, moment: datetime) -> None:
+    if not EARLIEST <= moment <= LATEST:
+        raise errors.Unprocessable(f"Query parameter {name!r} must be between 2000 and 2200.",
+                                   details={name: "between 2000-01-01 and 2200-01-01"})
+
+
+def bounds(raw_from: str | None, raw_to: str | None) -> tuple[datetime | None, datetime | None]:
+    """``from`` and ``to`` as given, each None when absent: the reports' reading (a date-only ``to``
+    covers its whole day), their range check and their order check. Lists that filter by time
+    (``GET /api/messages``) default to no bound at all."""
+    start = end = from_day = to_day = None
     if raw_to:
         end, date_only = _parse("to", raw_to)
         if date_only:
             to_day = end
             end += timedelta(days=1)
-    else:
-        end = now
     if raw_from:
         start, date_only = _parse("from", raw_from)
         from_day = start if date_only else None
-    else:
-        start = end - timedelta(days=DEFAULT_DAYS)
     for name, moment in (("from", start), ("to", end)):
-        if not EARLIEST <= moment <= LATEST:
-            raise errors.Unprocessable(f"Query parameter {name!r} must be between 2000 and 2200.",
-                                       details={name: "between 2000-01-01 and 2200-01-01"})
+        if moment is not None:
+            _check_range(name, moment)
     # Two dates compare as dates (from 02-02 to 02-01 is refused although 02-01 covers its whole day).
-    if start > end or (from_day is not None and to_day is not None and from_day > to_day):
+    if start is not None and end is not None and (
+            start > end or (from_day is not None and to_day is not None and from_day > to_day)):
+        raise errors.Unprocessable("'from' must not be after 'to'.", details={"from": "after 'to'"})
+    return start, end
+
+
+def window(raw_from: str | None, raw_to: str | None, now: datetime | None = None) -> Window:
+    start, end = bounds(raw_from, raw_to)
+    end = end if end is not None else (now or datetime.now(timezone.utc))
+    if start is None:
+        start = end - timedelta(days=DEFAULT_DAYS)
+        _check_range("from", start)
+    if start > end:  # a given from after the default to (now)
         raise errors.Unprocessable("'from' must not be after 'to'.", details={"from": "after 'to'"})
     return Window(start, end)

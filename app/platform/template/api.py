@@ -4,6 +4,9 @@ The account is the one the gate resolved (``X-Service-Tenant``, else the person'
 ``NoTenant`` without any). POST upserts by (account, slug) and answers 200 ``{Template}`` on
 create and on update; the 101st template of an account is 409 ``LimitExceeded``. GET answers
 ``{Templates}`` by slug, at most ``limit`` (1..100, default 100: the whole account).
+``DELETE /api/templates/{id}`` (``tpl_...``; owners and admins) removes one: 204, another account's
+the same 404 as a missing one. Messages already accepted keep what they were rendered to (a
+scheduled one still goes out as accepted: nothing renders at delivery).
 ``POST /api/templates/preview`` renders unsaved parts with the given variables through the same
 render as a send (sandbox, budget, deadline) and saves nothing; 30 a minute per person.
 """
@@ -20,9 +23,9 @@ from app.http.bodies import Body, example
 from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
 
 from app.http.bodies import load_json, validate
-from app.http.openapi import answers
+from app.http.openapi import NO_CONTENT, answers
 from app.http.query import int_param
-from app.http.responses import reply
+from app.http.responses import no_content, reply
 from app.platform import db
 from app.platform.gate import api as gate
 from app.platform.template import render, service
@@ -69,6 +72,14 @@ async def upsert_template(request: Request) -> HTTPResponse:
     async with db.transaction() as conn:
         template = await service.upsert(conn, gate.tenant(request).tenant_pk, body)
     return reply(request, {"Template": template_view(template)})
+
+
+@bp.delete("/api/templates/<template_id:id>", ctx_auth="session", ctx_tenant="header", ctx_role="admin",
+           ctx_errors=(403,), ctx_responses=answers({204: NO_CONTENT}))
+async def delete_template(request: Request, template_id: str) -> HTTPResponse:
+    async with db.transaction() as conn:
+        await service.delete(conn, gate.tenant(request).tenant_pk, template_id)
+    return no_content()
 
 
 @bp.post("/api/templates/preview", ctx_auth="session", ctx_tenant="header", ctx_body=TemplatePreview,
