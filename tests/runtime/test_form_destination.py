@@ -18,7 +18,6 @@ import pytest
 from models.runtime.lead import Submission, new_submission_id, seal
 from tasks.runtime.notices import DAILY_LIMIT
 from tests.fixtures.harness import Process
-from tests.fixtures.identity import make_person  # noqa: F401
 from tests.fixtures.platform import account_person, make_account  # noqa: F401  (fixture)
 from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 from tests.pages.conftest import make_list
