@@ -58,6 +58,7 @@ class Actor:
     PAGES_EXPERIMENT_EVALUATE = ActorRef("pages_experiments.evaluate", Queue.MAINTENANCE, "pages")
     PLATFORM_ALERT_NOTIFY = ActorRef("platform_alerts.notify", Queue.MAINTENANCE, "platform")
     RUNTIME_LEAD_FORWARD = ActorRef("runtime_leads.forward", Queue.RUNTIME, "runtime")
+    RUNTIME_FORM_NOTIFY = ActorRef("runtime_form_notices.send", Queue.RUNTIME, "runtime")
     MAIL_RECEIVED_ANNOUNCE = ActorRef("mail_received.announce", Queue.WEBHOOKS, "mail")
     WHATSAPP_TEMPLATE_SUBMIT = ActorRef("whatsapp_templates.submit", Queue.WHATSAPP, "platform")
     WHATSAPP_TEMPLATE_CHECK = ActorRef("whatsapp_templates.check", Queue.WHATSAPP, "platform")

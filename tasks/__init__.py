@@ -8,5 +8,5 @@ from tasks.platform import alerts, delivery, domains, webhooks, whatsapp_templat
 from tasks.identity import mail  # noqa: E402,F401
 from tasks.crm import alerts as crm_alerts, deliveries, erasure, journeys, retention  # noqa: E402,F401
 from tasks.pages import domains as pages_domains, experiments  # noqa: E402,F401
-from tasks.runtime import leads  # noqa: E402,F401
+from tasks.runtime import leads, notices  # noqa: E402,F401
 from tasks.mail import received  # noqa: E402,F401

@@ -24,10 +24,11 @@ class Unavailable(Exception):
         self.text = text  # the start of the answer's body, for logs
 
 
-async def call(system: str, path: str, body: dict, *, timeout: httpx.Timeout, method: str = "POST",
+async def call(system: str, path: str, body: dict | None, *, timeout: httpx.Timeout, method: str = "POST",
                retryable: tuple[int, ...] = (), agent: str | None = None,
                unavailable: type[Unavailable] = Unavailable) -> httpx.Response:
-    """``method`` ``path`` of ``system`` with ``body`` (JSON); the answer, or raises ``unavailable``."""
+    """``method`` ``path`` of ``system`` with ``body`` (JSON; None: no body, as for a GET); the
+    answer, or raises ``unavailable``."""
     settings = get_settings()
     headers = {"Authorization": f"Bearer {settings.require_service_token()}"}
     if agent:

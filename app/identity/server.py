@@ -13,6 +13,7 @@ from app.http import health
 from app.http.factory import build_app
 from app.http.wakeup import poke
 from app.identity import gate
+from app.identity.address import internal as address_internal
 from app.identity.address import v1 as address_v1
 from app.identity.authz import service as authz
 from app.identity.authz import v1 as authz_v1
@@ -37,7 +38,7 @@ from kit.systems import IDENTITY
 BLUEPRINTS = (login_v1.bp, session_v1.bp, password_v1.bp, user_v1.bp, twofactor_v1.bp, passkey_v1.bp, oauth_v1.bp,
               client_v1.bp, authz_v1.bp, signing_key_v1.bp, session_token_v1.bp,
               verification_v1.bp, address_v1.bp, reauth_v1.bp, security_event_v1.bp,
-              provisioning_internal.bp)
+              provisioning_internal.bp, address_internal.bp)
 log = logging.getLogger("herald.identity")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

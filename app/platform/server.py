@@ -30,6 +30,7 @@ from app.platform.flag import api as flag_api
 from app.platform.invitation import api as invitation_api
 from app.platform.me import api as me_api
 from app.platform.member import api as member_api
+from app.platform.member import internal as member_internal
 from app.platform.message import api as message_api
 from app.platform.message.coalesce import SendCoalescer
 from app.platform.message import internal as message_internal
@@ -72,8 +73,8 @@ from kit.systems import PLATFORM
 BLUEPRINTS = (account.bp, message.bp, request_logs.bp, sender.bp, device.bp, receipt.bp, webhook.bp, suppression.bp,
               template.bp, provider.bp, relay_events.bp)
 # Internal routes for the other systems (service credential).
-INTERNAL = (api_key_internal.bp, datacenter_asn_internal.bp, message_internal.bp, suppression_internal.bp,
-            usage_internal.bp, usage_calls.bp, returns_internal.bp, webhook_internal.bp)
+INTERNAL = (api_key_internal.bp, datacenter_asn_internal.bp, member_internal.bp, message_internal.bp,
+            suppression_internal.bp, usage_internal.bp, usage_calls.bp, returns_internal.bp, webhook_internal.bp)
 # The account's sending domains, for the mail system (internal) and the console (/api/domains; docs/mail.md).
 DOMAINS = (domain_internal.bp, domain_api.bp)
 # The dashboard surface (/api, docs/dashboard.md), behind the /api gate (app/platform/gate/api.py).

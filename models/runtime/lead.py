@@ -46,6 +46,12 @@ class Submission(Model):
     # Set when the CRM's retention erased what the person typed (app/runtime/retention/): ``data``
     # then holds no e-mail, phone, name, external id or attribute.
     anonymized_at = fields.DatetimeField(null=True)
+    # The form's notice to its NotifyEmail (tasks/runtime/notices.py): null until the job decides;
+    # ``sending`` (counted against the form's daily limit), ``sent``, ``limited`` (past the limit:
+    # not sent, counted), ``not_member`` (no longer a verified address of the account's people),
+    # ``unconfigured`` (no system mail key), ``refused`` (the platform refused the e-mail).
+    notice = fields.CharField(max_length=16, null=True)
+    noticed_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "form_submissions"

@@ -7,6 +7,11 @@ Enqueued through the runtime's outbox in the transaction that stored the submiss
 CRM unreachable, 5xx, 404 (route not deployed yet), 409 or 429: retried with backoff (Dramatiq,
 up to a week; the call is tasks/calls.py's); another 4xx: recorded on the row (``last_error``) and not retried. A forwarded row is
 never sent again.
+
+A submission of a form with a ``CrmList`` carries the list's slug (``list_slug``), and the CRM makes
+the contact a member of it in the same step. A list the account no longer has does not hold the
+lead back: the contact is made, and the CRM's ``list_error`` is kept on the forwarded row
+(``last_error``, ``forwarded_at`` set) and logged, so the failure is seen and nothing is lost.
 """
 
 from __future__ import annotations
@@ -40,18 +45,20 @@ def body_of(row: Submission) -> dict:
     # so upgrading the CRM before the runtime keeps every other submission flowing meanwhile.
     text = values.get("consent_text")
     wording = {"consent_text": text[:1000]} if isinstance(text, str) and text else {}
+    # The same for the list: only sent when the form names one.
+    listed = {"list_slug": values["list"]} if isinstance(values.get("list"), str) and values["list"] else {}
     return {"source": row.source, "submission_id": row.public_id, "form_id": row.form_id or None,
             "page_id": row.page_id or None, "email": values.get("email"), "phone": values.get("phone"),
             "name": values.get("name"), "external_id": values.get("external_id"),
             "attributes": {key: value[:1000] if isinstance(value, str) else value
                            for key, value in (values.get("attributes") or {}).items()},
             "consent": values.get("consent") if isinstance(values.get("consent"), bool) else None,
-            **wording, "occurred_at": iso(row.occurred_at)}
+            **wording, **listed, "occurred_at": iso(row.occurred_at)}
 
 
 async def forward(submission_pk: int) -> str:
-    """Post one submission to the CRM: ``forwarded``, ``already``, ``gone``, ``refused``; raises
-    CrmUnavailable to be retried."""
+    """Post one submission to the CRM: ``forwarded`` (``forwarded, list missing``), ``already``,
+    ``gone``, ``refused``; raises CrmUnavailable to be retried."""
     db = connections.get(SYSTEM)
     row = await Submission.get_or_none(id=submission_pk, using_db=db)
     if row is None:
@@ -71,12 +78,18 @@ async def forward(submission_pk: int) -> str:
         log.error("CRM refused submission %s: %s %s", row.public_id, status, response.text[:300])
         return "refused"
     try:
-        contact = str((response.json() or {}).get("contact_id") or "")[:64] or None
+        answer = response.json()
     except ValueError:
-        contact = None
-    await Submission.filter(id=row.id).using_db(db).update(forwarded_at=datetime.now(timezone.utc),
-                                                          contact_id=contact, last_error=None)
-    return "forwarded"
+        answer = None
+    answer = answer if isinstance(answer, dict) else {}
+    contact = str(answer.get("contact_id") or "")[:64] or None
+    list_error = answer.get("list_error") if isinstance(answer.get("list_error"), str) else None
+    if list_error:
+        log.warning("submission %s became contact %s but joined no list: %s", row.public_id, contact, list_error)
+    await Submission.filter(id=row.id).using_db(db).update(
+        forwarded_at=datetime.now(timezone.utc), contact_id=contact,
+        last_error=f"forwarded; not added to the list: {list_error}"[:200] if list_error else None)
+    return "forwarded, list missing" if list_error else "forwarded"
 
 
 async def _note(pk: int, error: str) -> None:

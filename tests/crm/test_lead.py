@@ -86,3 +86,44 @@ async def test_consent_false_opts_the_contact_out(crm, admin):
                                        consent=False))).json()
     consent = await crm.get(f"/v1/contatos/{answer['contact_id']}/consentimento", headers=admin.headers)
     assert not any(channel["recebe"] for channel in consent.json()["canais"])
+
+
+async def test_a_leads_list_slug_makes_the_contact_a_member_and_a_missing_list_keeps_the_lead(crm):
+    from models.crm import ContactList, ListMember
+
+    tenant, other = new_tenant_id(), new_tenant_id()
+    base, headers = service(tenant)
+    made = await crm.post(f"{base}/listas", headers=headers, json={"nome": "Newsletter", "slug": "newsletter"})
+    assert made.status_code == 201, made.text
+    the_list = made.json()["lista"]
+    found = await crm.get(f"{base}/listas", headers=headers, params={"slug": "newsletter"})
+    assert [item["id"] for item in found.json()["listas"]] == [the_list["id"]]
+    assert (await crm.get(f"{base}/listas", headers=headers, params={"slug": "nope"})).json()["listas"] == []
+    # Another account's list is not found from here, and a lead naming it joins nothing.
+    foreign, _ = service(other)
+    assert (await crm.post(f"{foreign}/listas", headers=headers, json={"nome": "VIP", "slug": "vip"})).status_code == 201
+    assert (await crm.get(f"{base}/listas", headers=headers, params={"slug": "vip"})).json()["listas"] == []
+    crossed = await crm.post(f"{base}/leads", headers=headers,
+                             json=lead(email=f"vip-{secrets.token_hex(3)}@example.com", list_slug="vip"))
+    assert crossed.json()["list_id"] is None and crossed.json()["list_error"]
+
+    body = lead(email=f"list-{secrets.token_hex(3)}@example.com", list_slug="newsletter")
+    first = (await crm.post(f"{base}/leads", headers=headers, json=body)).json()
+    assert (first["list_id"], first["list_error"]) == (the_list["id"], None)
+    contact = await Contact.get(public_id=first["contact_id"])
+    row = await ContactList.get(public_id=the_list["id"])
+    assert await ListMember.filter(list_id=row.id, contact_id=contact.id).count() == 1
+    again = (await crm.post(f"{base}/leads", headers=headers, json=body)).json()
+    assert again["duplicate"] is True and again["list_id"] == the_list["id"]
+    assert await ListMember.filter(list_id=row.id, contact_id=contact.id).count() == 1
+
+    stray = lead(email=f"stray-{secrets.token_hex(3)}@example.com", list_slug="gone")
+    missed = await crm.post(f"{base}/leads", headers=headers, json=stray)
+    assert missed.status_code == 200, missed.text
+    assert missed.json()["list_id"] is None and missed.json()["list_error"] == "the account has no list 'gone'"
+    [event] = await ContactEvent.filter(dedupe_key=f"form:{stray['submission_id']}", tenant=tenant)
+    assert event.properties["list_missing"] == "gone"
+    assert (await crm.post(f"{base}/leads", headers=headers, json=stray)).json()["list_error"] == missed.json()["list_error"]
+
+    assert (await crm.post(f"{base}/leads", headers=headers, json=lead(email="a@example.com", list_slug="Bad Slug"))
+            ).status_code == 400

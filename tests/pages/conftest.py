@@ -74,3 +74,11 @@ async def new_page(pages: httpx.AsyncClient, headers: dict, slug: str = "promo",
     answer = await pages.post("/v1/paginas", headers=headers, json=body)
     assert answer.status_code == 201, answer.text
     return answer.json()["Pagina"]
+
+
+async def make_list(crm_url: str, service: dict, tenant: str, slug: str) -> None:
+    """A list of the account in the CRM (its internal route), for a form's ``CrmList``."""
+    async with httpx.AsyncClient(base_url=crm_url, timeout=20) as crm:
+        made = await crm.post(f"/internal/v1/tenants/{tenant}/listas", headers=service,
+                              json={"nome": slug.title(), "slug": slug})
+        assert made.status_code == 201, made.text

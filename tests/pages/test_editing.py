@@ -4,12 +4,12 @@ account names the content; 409 while a page uses the image)."""
 
 from __future__ import annotations
 
-from tests.pages.conftest import new_page
+from tests.pages.conftest import make_list, new_page
 from tests.pages.test_media import media_dir, png
 from tests.pages.test_site import FORM
 
 
-async def test_a_form_is_edited_field_by_field(pages, account, make_account):
+async def test_a_form_is_edited_field_by_field(pages, account, make_account, service, servers):
     form = (await pages.post("/v1/formularios", headers=account.headers,
                              json={**FORM, "RedirectUrl": "https://example.com/thanks"})).json()["Formulario"]
     path = f"/v1/formularios/{form['Id']}"
@@ -21,6 +21,7 @@ async def test_a_form_is_edited_field_by_field(pages, account, make_account):
     assert edited["RedirectUrl"] == "https://example.com/thanks" and edited["SuccessMessage"] == "Thanks!"
     assert (await pages.get(path, headers=account.headers)).json()["Formulario"] == edited
 
+    await make_list(servers("crm").url, service, account.tenant_id, "leads")  # checked at save
     moved = (await pages.patch(path, headers=account.headers,
                                json={"Destination": {"CrmList": "leads"}})).json()["Formulario"]
     assert moved["Destination"] == {"CrmList": "leads"} and moved["RedirectUrl"] == "https://example.com/thanks"

@@ -8,7 +8,6 @@ FORM = {"Name": "Newsletter",
         "Fields": [{"Name": "email", "Label": "E-mail", "Type": "email", "Required": True},
                    {"Name": "plan", "Label": "Plan", "Type": "select", "Options": ["basic", "pro"]}],
         "Consent": {"Text": "I agree to receive e-mails.", "Required": True},
-        "Destination": {"CrmList": "newsletter", "NotifyEmail": "sales@example.com"},
         "SuccessMessage": "Thanks!"}
 
 

@@ -1,7 +1,10 @@
 """Leads and form submissions from the runtime, with the service credential (docs/crm.md,
 "Internal routes").
 
-    POST /internal/v1/tenants/{tenant}/leads    200 {contact_id, created, duplicate}
+    POST /internal/v1/tenants/{tenant}/leads    200 {contact_id, created, duplicate, list_id, list_error}
+
+``list_id``: the list (``list_slug`` of the body) the contact is a member of now; ``list_error``: why
+it is not (the account has no list of that slug); both null without ``list_slug``.
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ from app.crm.gate import tenant_of_path
 from app.crm.lead import service
 from app.crm.lead.schemas import MAX_BODY_BYTES, LeadIn
 from app.http.bodies import parse_body
-from app.http.openapi import STRING, answers, reply_of
+from app.http.openapi import NULLABLE_STRING, STRING, answers, reply_of
 from app.http.responses import reply
 from app.http.wakeup import poke
 
 bp = Blueprint("crm_internal_leads", url_prefix="/internal/v1/tenants/<tenant:slug>")
 
-LEAD = reply_of(contact_id=STRING, created={"type": "boolean"}, duplicate={"type": "boolean"})
+LEAD = reply_of(contact_id=STRING, created={"type": "boolean"}, duplicate={"type": "boolean"},
+                list_id=NULLABLE_STRING, list_error=NULLABLE_STRING)
 
 
 @bp.post("/leads", ctx_auth="service", ctx_body=LeadIn, ctx_errors=(409, 422), ctx_responses=answers({200: LEAD}))
@@ -30,4 +34,5 @@ async def post_lead(request: Request, tenant: str) -> HTTPResponse:
         outcome = await service.ingest(conn, tenant_of_path(tenant), body)
     poke(request)
     return reply(request, {"contact_id": outcome.contact_id, "created": outcome.created,
-                           "duplicate": outcome.duplicate})
+                           "duplicate": outcome.duplicate, "list_id": outcome.list_id,
+                           "list_error": outcome.list_error})

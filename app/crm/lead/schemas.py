@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from app.crm.contact.schemas import check_attributes
+from app.crm.list.schemas import SLUG
 from app.http.bodies import SnakeBody
 
 MAX_BODY_BYTES = 64 * 1024
@@ -26,6 +27,8 @@ class LeadIn(SnakeBody):
     consent: bool | None = None
     consent_text: str | None = Field(None, min_length=1, max_length=1000)  # the wording the form showed
     occurred_at: str | None = Field(None, max_length=40)
+    # The slug of the account's list the form adds its contacts to (the form's Destination.CrmList).
+    list_slug: str | None = Field(None, pattern=SLUG)
 
     @field_validator("attributes")
     @classmethod

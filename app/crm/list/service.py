@@ -38,6 +38,11 @@ async def contact_list(conn: BaseDBAsyncClient, tenant: str, list_id: str) -> Co
     return found
 
 
+async def by_slug(conn: BaseDBAsyncClient, tenant: str, slug: str) -> ContactList | None:
+    """The account's list of this slug, or None."""
+    return await ContactList.get_or_none(tenant=tenant, slug=slug, using_db=conn)
+
+
 async def member_counts(conn: BaseDBAsyncClient, list_pks: list[int]) -> dict[int, int]:
     if not list_pks:
         return {}

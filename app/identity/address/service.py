@@ -163,3 +163,14 @@ async def resend(conn: BaseDBAsyncClient, user: User, address: Address, platform
     """The verification link of one unverified address again."""
     refuse_verified(address)
     await queue_verification(conn, user, platform_url, address=None if address.primary else address.email)
+
+
+async def owners_of_verified(conn: BaseDBAsyncClient, email: str) -> list[str]:
+    """The ids of the people for whom ``email`` is a verified address (primary or recovery): what the
+    platform asks before it lets an account send notices to an address (a form's ``NotifyEmail``)."""
+    key = normalize_email(email)
+    rows = await conn.execute_query_dict(
+        "SELECT public_id FROM users WHERE email_key = $1 AND email_verified_at IS NOT NULL "
+        "UNION SELECT u.public_id FROM user_emails e JOIN users u ON u.id = e.user_id "
+        "WHERE e.email_key = $1 AND e.verified_at IS NOT NULL", [key])
+    return sorted(row["public_id"] for row in rows)

@@ -45,10 +45,12 @@ class Consent(Body):
 
 
 class Destination(Body):
-    """Where a submission goes: always to the CRM as a contact (optionally added to a list), and
-    optionally a notice to an address."""
+    """Where a submission goes: always to the CRM as a contact, optionally added to the account's
+    list of the slug ``CrmList`` (a CRM list slug, as the CRM writes it), and optionally a notice to
+    ``NotifyEmail``, a verified address of a member of the account. Both are checked against their
+    owners at save (app/pages/form/destination.py)."""
 
-    crm_list: str | None = Field(default=None, max_length=100, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    crm_list: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
     notify_email: str | None = Field(default=None, max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 

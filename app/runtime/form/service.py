@@ -143,7 +143,20 @@ def contact_of(form: dict, clean: dict[str, Any], consent: bool) -> dict[str, An
     wording = asked.get("Text") if asked else None
     return {"email": email, "phone": phone, "name": name, "external_id": None, "attributes": attributes,
             "consent": bool(consent) if asked else None,
-            "consent_text": wording if isinstance(wording, str) and wording else None}
+            "consent_text": wording if isinstance(wording, str) and wording else None, **routing(form)}
+
+
+def routing(form: dict) -> dict[str, Any]:
+    """What the form's ``Destination`` asks of each submission, kept with it (sealed) as it was when
+    the submission came in: ``list``, the CRM list the contact joins; ``notify``, the address told
+    of it (checked by pages at save; checked again, and limited per day, by the notice job)."""
+    destination = form.get("Destination") if isinstance(form.get("Destination"), dict) else {}
+    found: dict[str, Any] = {}
+    if isinstance(destination.get("CrmList"), str) and destination["CrmList"]:
+        found["list"] = destination["CrmList"]
+    if isinstance(destination.get("NotifyEmail"), str) and destination["NotifyEmail"]:
+        found["notify"] = {"to": destination["NotifyEmail"], "form": str(form.get("Name") or form.get("Id") or "")}
+    return found
 
 
 def address_bucket(address: str) -> str:
@@ -159,12 +172,15 @@ async def admit_address(limiter: RateLimiter, address: str) -> None:
 
 async def store(conn, *, tenant: str, source: str, values: dict[str, Any], form_id: str = "", page_id: str = "",
                 page: str = "", variant: str = "") -> Submission:
-    """The submission and its job to the CRM, in the caller's transaction."""
+    """The submission and its job to the CRM (and its notice's, when the form asks for one), in the
+    caller's transaction."""
     row = await Submission.create(
         using_db=conn, public_id=new_submission_id(), tenant=tenant, source=source, form_id=form_id or "",
         page_id=page_id or "", page=page[:512], variant=variant or "", data=seal(values),
         occurred_at=datetime.now(timezone.utc))
     await enqueue(conn, Actor.RUNTIME_LEAD_FORWARD, row.id)
+    if values.get("notify"):
+        await enqueue(conn, Actor.RUNTIME_FORM_NOTIFY, row.id)
     return row
 
 

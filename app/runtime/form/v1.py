@@ -5,7 +5,8 @@ key's, never the body's):
                                           account: another account's form is 404)
     POST /v1/leads                        {Email, Phone, Name, ExternalId, Attributes, Consent, FormId}
 
-Both answer 201 ``{Submission}``; the row goes to the CRM through the runtime's outbox. A field
+Both answer 201 ``{Submission}``; the row goes to the CRM through the runtime's outbox. A lead with
+``FormId`` goes where that form's submissions go (its CRM list, its notice). A field
 whose stored pattern RE2 cannot run answers 422 naming it (app/runtime/form/service.py).
 """
 
@@ -54,13 +55,15 @@ async def lead(request: Request) -> HTTPResponse:
     """A lead from the account's own systems (at least one of Email, Phone, ExternalId)."""
     tenant = await key_tenant(request)
     body = parse_body(request, LeadIn)
+    form = None
     if body.form_id is not None:
         form = await site(request.app).form(body.form_id)
         if form is None or form.get("TenantId") != tenant:
             raise errors.NotFound("Form not found.")
+    # A lead naming a form goes where the form's submissions go (its list, its notice).
     values = {"email": body.email, "phone": body.phone, "name": body.name, "external_id": body.external_id,
-              "attributes": dict(body.attributes),
-              "consent": body.consent}
+              "attributes": dict(body.attributes), "consent": body.consent,
+              **(service.routing(form) if form else {})}
     async with transaction() as conn:
         row = await service.store(conn, tenant=tenant, source="lead", form_id=body.form_id or "", values=values)
     poke(request)
