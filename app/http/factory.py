@@ -21,7 +21,7 @@ from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.router import Router
 from tortoise.contrib.sanic import register_tortoise
 
-from app.http import errors, header_values, metrics, wakeup
+from app.http import access_log, errors, header_values, metrics, wakeup
 from app.http.envelope import handle_exception
 from app.http.health import Home, Readiness, meta_blueprint
 from app.http.openapi import PATH_TYPES, openapi_blueprint
@@ -84,6 +84,7 @@ def allowlist(request: Request) -> None:
 def finish(request: Request, response: HTTPResponse) -> None:
     response.headers[HEADER] = request_id(request)
     metrics.observe(request, response)
+    access_log.write(request, response)
 
 
 def _route_body_limits(app: Sanic, default: int) -> None:
@@ -131,7 +132,7 @@ def build_app(
     if largest_body_bytes:
         _route_body_limits(app, max_body_bytes)
     app.config.FALLBACK_ERROR_FORMAT = "json"
-    app.config.ACCESS_LOG = False
+    app.config.ACCESS_LOG = False  # Sanic's line carries the query string: app/http/access_log.py writes ours
     app.config.KEEP_ALIVE_TIMEOUT = 75
 
     if orm_config is not None:
