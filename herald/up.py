@@ -84,8 +84,8 @@ def up() -> int:
                 "stop it first, or set HERALD_VAR_DIR to start another", logging.ERROR)
             return 1
         var_dir.mkdir(parents=True, exist_ok=True)
-        logs = var_dir / "log"
-        logs.mkdir(exist_ok=True)
+        log_dir = var_dir / "log"
+        log_dir.mkdir(exist_ok=True)
         try:
             if settings.embedded_database:
                 postgres = EmbeddedPostgres(var_dir, _embedded_port("EMBEDDED_POSTGRES_PORT", 5433), settings.host)
@@ -99,7 +99,7 @@ def up() -> int:
                 redis = EmbeddedRedis(var_dir, _embedded_port("EMBEDDED_REDIS_PORT", 6380), settings.host,
                                       _embedded_maxmemory())
                 redis.prepare()
-                supervisor.add(Child("redis", redis.command().argv, env, log=logs / "redis.out"))
+                supervisor.add(Child("redis", redis.command().argv, env, log=log_dir / "redis.out"))
                 redis.wait_ready()
                 env["REDIS_URL"] = redis.url
         except EmbeddedError as error:
@@ -147,16 +147,16 @@ def _running_stack(var_dir: Path) -> Stack | None:
 
 def _serve(supervisor: Supervisor, settings: Settings, env: dict[str, str], notes: list[str]) -> int:
     """Start the systems, the worker and the scheduler; supervise them until stopped."""
-    logs = settings.var_dir / "log"
+    log_dir = settings.var_dir / "log"
     for system in SYSTEMS:
         port = settings.ports[system.name]
         supervisor.add(Child(system.name, serve_argv(system.name, settings.host, port, settings.http_workers), env,
-                             log=logs / f"{system.name}.log"))
+                             log=log_dir / f"{system.name}.log"))
     supervisor.add(Child("worker", worker_argv(settings.worker_processes, settings.worker_threads),
-                         {**env, **settings.worker_env()}, log=logs / "worker.log"))
-    supervisor.add(Child("scheduler", scheduler_argv(), env, log=logs / "scheduler.log"))
-    supervisor.add(Child("consumer", consume_argv(), env, log=logs / "consumer.log"))  # analytics, request log
-    supervisor.add(Child("smtpd", smtpd_argv(), env, log=logs / "smtpd.log"))  # submission and receiving
+                         {**env, **settings.worker_env()}, log=log_dir / "worker.log"))
+    supervisor.add(Child("scheduler", scheduler_argv(), env, log=log_dir / "scheduler.log"))
+    supervisor.add(Child("consumer", consume_argv(), env, log=log_dir / "consumer.log"))  # analytics, request log
+    supervisor.add(Child("smtpd", smtpd_argv(), env, log=log_dir / "smtpd.log"))  # submission and receiving
 
     ready = all(_wait_http(f"http://{settings.host}:{settings.ports[s.name]}/healthz", 60, supervisor)
                 for s in SYSTEMS)
