@@ -16,6 +16,10 @@ from sanic import HTTPResponse, Request
 
 log = logging.getLogger("herald.access")
 
+# Probes answered many times a minute (a load balancer, `herald up`, a container's health check): at
+# DEBUG, so an idle stack's log is not made of them.
+PROBES = frozenset({"/healthz", "/readyz", "/metrics"})
+
 # Path parameters that are secrets (``/api/invitations/<token:str>/preview``): logged as ``{token}``.
 SECRET_PARAMETERS = frozenset({"token"})
 
@@ -35,12 +39,13 @@ def _path(request: Request, route: str | None) -> str:
 
 
 def write(request: Request, response: HTTPResponse) -> None:
-    if not log.isEnabledFor(logging.INFO):  # LOG_LEVEL=WARNING: not a single dict made per request
+    level = logging.DEBUG if request.path in PROBES and response.status < 400 else logging.INFO
+    if not log.isEnabledFor(level):  # LOG_LEVEL=WARNING: not a single dict made per request
         return
     started = getattr(request.ctx, "started_at", None)
     duration_ms = round((time.perf_counter() - started) * 1000, 2) if started is not None else None
     route = "/" + request.route.path.lstrip("/") if request.route is not None else None
     path = _path(request, route)
-    log.info("%s %s %s %sms", request.method, path, response.status, duration_ms,
+    log.log(level, "%s %s %s %sms", request.method, path, response.status, duration_ms,
              extra={"fields": {"method": request.method, "path": path, "route": route,
                                "status": response.status, "duration_ms": duration_ms}})
