@@ -77,6 +77,9 @@ def up() -> int:
         # The supervisor's own lines: "herald: ..." on standard error (JSON lines with LOG_FORMAT=json);
         # each child writes its own, into its file under ./var/log/.
         logs.setup(settings, role="up", stream="stderr", text_format="herald: %(message)s")
+        # The migrations and the first-start bootstrap run in this process: the ORM's own lines
+        # ("Tortoise-ORM shutdown") are not what the terminal is for.
+        logging.getLogger("tortoise").setLevel(logging.WARNING)
         var_dir = settings.var_dir
         # A second `herald up` on the same ./var/ would stop the first one's PostgreSQL as "stale".
         if running := _running_stack(var_dir):
