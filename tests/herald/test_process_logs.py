@@ -89,6 +89,23 @@ async def test_the_worker_writes_json_lines_from_its_parent_and_its_worker_proce
         worker.stop()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("role, argv, ready", [
+    ("consume", ["consume", "--kinds", "request-log"], "request-log consumer"),
+    ("smtpd", ["smtpd"], "listening on"),
+])
+async def test_the_other_roles_write_json_lines_too(services, tmp_path, role, argv, ready):
+    env = {**services.env, "LOG_FORMAT": "json", "LOG_LEVEL": "INFO", "SMTP_RECEIVE_PORT": str(free_port()),
+           "SMTP_SUBMISSION_PORT": str(free_port()), "SMTP_TLS_PORT": "0"}
+    process = Process(role, argv, env, tmp_path / "logs")
+    try:
+        await until(lambda: asyncio.sleep(0, ready in process.log.read_text()), 30, f"{role} started")
+        lines = json_lines(process.log.read_text())
+        assert lines and all(line["role"] == role for line in lines), lines
+    finally:
+        process.stop()
+
+
 def test_herald_up_rotates_each_childs_log_file(tmp_path, monkeypatch):
     monkeypatch.setattr(supervisor, "LOG_BYTES", 20_000)
     monkeypatch.setattr(supervisor, "LOG_BACKUPS", 2)
