@@ -51,10 +51,6 @@ def clear() -> None:
     _context.set(None)
 
 
-def current() -> dict[str, Any]:
-    return dict(_context.get() or {})
-
-
 def _utc(created: float) -> str:
     seconds = int(created)
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{int((created - seconds) * 1000):03d}Z"
