@@ -44,7 +44,7 @@ def _role(process: psutil.Process) -> str:
     except psutil.Error:
         return "gone"
     for marker, name in (("postgres", "embedded postgres"), ("redis", "embedded redis"),
-                         ("resource_tracker", "dramatiq resource tracker"), ("dramatiq", "worker"),
+                         ("resource_tracker", "dramatiq resource tracker"), ("herald.worker", "worker"), ("dramatiq", "worker"),
                          ("-m schedules", "scheduler"), ("herald.cli up", "supervisor (herald up)"),
                          ("herald up", "supervisor (herald up)")):
         if marker in line:

@@ -31,7 +31,8 @@ def serve_env(var_dir: Path, system: str, workers: int) -> dict[str, str]:
 
 
 def worker_argv(processes: int, threads: int, queues: list[str] | None = None) -> list[str]:
-    argv = [sys.executable, "-m", "dramatiq", "tasks", "--processes", str(processes), "--threads", str(threads)]
+    # Dramatiq's command line for the ``tasks`` package, after Herald's logging set-up (herald/worker.py).
+    argv = [sys.executable, "-m", "herald.worker", "--processes", str(processes), "--threads", str(threads)]
     if queues:
         argv += ["--queues", *queues]
     return argv

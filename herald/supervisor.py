@@ -9,15 +9,23 @@ whole tree with a non-zero exit, rather than leaving a half-running Herald.
 than STARTUP_SECONDS after its start (a bad setting, a port taken, a database away). A child that
 ran longer and then died (a worker SIGKILLed or OOM-killed) is restarted after a second however
 often it happens, and its count starts again: a killed worker never stops Herald.
+
+A child's output (standard output and error) goes to its log file through a pipe the supervisor
+reads, one line at a time, into a rotating file (LOG_BYTES, LOG_BACKUPS): the supervisor is the
+file's one writer, so a child of several processes (Sanic's or Dramatiq's workers) or a restarted
+one never rotates it under another.
 """
 
 from __future__ import annotations
 
 import ctypes
+import logging
+import logging.handlers
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +37,9 @@ MAX_CRASHES = 5
 STARTUP_SECONDS = 5.0
 MAX_RESTART_DELAY = 10.0
 STOP_GRACE = 15.0
+# Each child's log file is rotated past this size, keeping this many older files (worker.log.1, ...).
+LOG_BYTES = 10 * 1024 * 1024
+LOG_BACKUPS = 5
 
 
 def _die_with_parent() -> None:  # runs in the child between fork and exec
@@ -38,8 +49,23 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         pass
 
 
-def say(message: str) -> None:
-    print(f"herald: {message}", file=sys.stderr, flush=True)
+log = logging.getLogger("herald.up")
+
+
+def say(message: str, level: int = logging.INFO) -> None:
+    """The supervisor's own line (kit/logs.py, role "up"): ``herald: ...`` on standard error in text."""
+    if not logging.getLogger().handlers:  # before `herald up` set logging up (a configuration error)
+        print(f"herald: {message}", file=sys.stderr, flush=True)
+        return
+    log.log(level, message)
+
+
+def _copy_lines(pipe, handler: logging.Handler) -> None:
+    """The child's output, line by line, into its rotating file, until the last process holding the
+    pipe (the child and whatever it started) has gone."""
+    with pipe:
+        for line in iter(pipe.readline, b""):
+            handler.handle(logging.makeLogRecord({"msg": line.rstrip(b"\r\n").decode("utf-8", "replace")}))
 
 
 @dataclass
@@ -55,18 +81,23 @@ class Child:
     crashes: list[float] = field(default_factory=list)
     next_start: float = 0.0
     started_at: float = 0.0
+    # One per child, kept across its restarts: the lines of a stopped run still draining and those
+    # of the next one go through the same handler (and its lock).
+    log_file: logging.handlers.RotatingFileHandler | None = None
 
     def start(self) -> None:
         self.started_at = time.monotonic()
-        stdout = open(self.log, "ab") if self.log else None  # noqa: SIM115 - handed to the child
-        try:
-            self.process = subprocess.Popen(
-                self.argv, env=self.env, stdout=stdout, stderr=subprocess.STDOUT if stdout else None,
-                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent, user=self.user,
-            )
-        finally:
-            if stdout:
-                stdout.close()
+        if self.log and self.log_file is None:
+            self.log_file = logging.handlers.RotatingFileHandler(self.log, maxBytes=LOG_BYTES,
+                                                                 backupCount=LOG_BACKUPS, encoding="utf-8")
+        self.process = subprocess.Popen(
+            self.argv, env=self.env, stdout=subprocess.PIPE if self.log else None,
+            stderr=subprocess.STDOUT if self.log else None,
+            stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent, user=self.user,
+        )
+        if self.log_file is not None:
+            threading.Thread(target=_copy_lines, args=(self.process.stdout, self.log_file),
+                             name=f"log-{self.name}", daemon=True).start()
 
     @property
     def alive(self) -> bool:
@@ -112,13 +143,14 @@ class Supervisor:
                     child.crashes = []  # it had started: a killed child, not a crash loop
                 child.crashes = [t for t in child.crashes if now - t < CRASH_WINDOW] + [now]
                 if not child.restart or len(child.crashes) >= MAX_CRASHES:
-                    say(f"{child.name} exited with code {code} and will not be restarted; stopping Herald")
+                    say(f"{child.name} exited with code {code} and will not be restarted; stopping Herald",
+                        logging.ERROR)
                     self.failed = True
                     self.stopping = True
                     break
                 delay = min(2 ** (len(child.crashes) - 1), MAX_RESTART_DELAY)
                 say(f"{child.name} exited with code {code}; restarting in {delay:g}s"
-                    + (f" (log: {child.log})" if child.log else ""))
+                    + (f" (log: {child.log})" if child.log else ""), logging.WARNING)
                 child.next_start = now + delay
             time.sleep(0.2)
         self.stop_all()
@@ -140,7 +172,7 @@ class Supervisor:
         try:
             child.process.wait(STOP_GRACE)
         except subprocess.TimeoutExpired:
-            say(f"{child.name} did not stop within {STOP_GRACE:.0f}s; killing it")
+            say(f"{child.name} did not stop within {STOP_GRACE:.0f}s; killing it", logging.WARNING)
             try:
                 os.killpg(child.process.pid, signal.SIGKILL)
             except ProcessLookupError:

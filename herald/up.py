@@ -9,6 +9,7 @@ the scheduler, and prints where everything listens. Ctrl-C or SIGTERM stops it a
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import secrets
@@ -21,6 +22,7 @@ import httpx
 
 from herald.roles import consume_argv, scheduler_argv, serve_argv, smtpd_argv, worker_argv
 from herald.embedded import MAXMEMORY, EmbeddedError, EmbeddedPostgres, EmbeddedRedis
+from kit import logs
 from kit.errors import exit_on_config_error
 from kit.settings import ConfigError, Settings, load_settings
 from herald.stack import NoStack, Stack, remove_stack, running_stack, shown, write_stack
@@ -72,15 +74,21 @@ def up() -> int:
     env = dict(os.environ)
     with exit_on_config_error():
         settings = load_settings(env)
+        # The supervisor's own lines: "herald: ..." on standard error (JSON lines with LOG_FORMAT=json);
+        # each child writes its own, into its file under ./var/log/.
+        logs.setup(settings, role="up", stream="stderr", text_format="herald: %(message)s")
+        # The migrations and the first-start bootstrap run in this process: the ORM's own lines
+        # ("Tortoise-ORM shutdown") are not what the terminal is for.
+        logging.getLogger("tortoise").setLevel(logging.WARNING)
         var_dir = settings.var_dir
         # A second `herald up` on the same ./var/ would stop the first one's PostgreSQL as "stale".
         if running := _running_stack(var_dir):
             say(f"a stack is already running under {shown(var_dir)} (pid {running.pid}); "
-                "stop it first, or set HERALD_VAR_DIR to start another")
+                "stop it first, or set HERALD_VAR_DIR to start another", logging.ERROR)
             return 1
         var_dir.mkdir(parents=True, exist_ok=True)
-        logs = var_dir / "log"
-        logs.mkdir(exist_ok=True)
+        log_dir = var_dir / "log"
+        log_dir.mkdir(exist_ok=True)
         try:
             if settings.embedded_database:
                 postgres = EmbeddedPostgres(var_dir, _embedded_port("EMBEDDED_POSTGRES_PORT", 5433), settings.host)
@@ -94,11 +102,11 @@ def up() -> int:
                 redis = EmbeddedRedis(var_dir, _embedded_port("EMBEDDED_REDIS_PORT", 6380), settings.host,
                                       _embedded_maxmemory())
                 redis.prepare()
-                supervisor.add(Child("redis", redis.command().argv, env, log=logs / "redis.out"))
+                supervisor.add(Child("redis", redis.command().argv, env, log=log_dir / "redis.out"))
                 redis.wait_ready()
                 env["REDIS_URL"] = redis.url
         except EmbeddedError as error:
-            say(f"embedded services could not start: {error}")
+            say(f"embedded services could not start: {error}", logging.ERROR)
             supervisor.stop_all()
             return 1
         if not settings.secret_key:
@@ -113,7 +121,7 @@ def up() -> int:
     try:
         notes, mail_key = _prepare_databases(settings)
     except Exception as error:  # noqa: BLE001 - say it in one line, stop what we started
-        say(f"preparing the databases failed: {error!r}")
+        say(f"preparing the databases failed: {error!r}", logging.ERROR)
         supervisor.stop_all()
         return 1
 
@@ -126,7 +134,7 @@ def up() -> int:
     try:
         notes.insert(0, f"  config    {write_stack(settings, env)}  (read by `herald ...` commands run here)")
     except OSError as error:  # Herald runs without it; only the other terminals' commands miss it
-        say(f"could not record the stack for other commands: {error}")
+        say(f"could not record the stack for other commands: {error}", logging.WARNING)
     try:
         return _serve(supervisor, settings, env, notes)
     finally:
@@ -142,16 +150,16 @@ def _running_stack(var_dir: Path) -> Stack | None:
 
 def _serve(supervisor: Supervisor, settings: Settings, env: dict[str, str], notes: list[str]) -> int:
     """Start the systems, the worker and the scheduler; supervise them until stopped."""
-    logs = settings.var_dir / "log"
+    log_dir = settings.var_dir / "log"
     for system in SYSTEMS:
         port = settings.ports[system.name]
         supervisor.add(Child(system.name, serve_argv(system.name, settings.host, port, settings.http_workers), env,
-                             log=logs / f"{system.name}.log"))
+                             log=log_dir / f"{system.name}.log"))
     supervisor.add(Child("worker", worker_argv(settings.worker_processes, settings.worker_threads),
-                         {**env, **settings.worker_env()}, log=logs / "worker.log"))
-    supervisor.add(Child("scheduler", scheduler_argv(), env, log=logs / "scheduler.log"))
-    supervisor.add(Child("consumer", consume_argv(), env, log=logs / "consumer.log"))  # analytics, request log
-    supervisor.add(Child("smtpd", smtpd_argv(), env, log=logs / "smtpd.log"))  # submission and receiving
+                         {**env, **settings.worker_env()}, log=log_dir / "worker.log"))
+    supervisor.add(Child("scheduler", scheduler_argv(), env, log=log_dir / "scheduler.log"))
+    supervisor.add(Child("consumer", consume_argv(), env, log=log_dir / "consumer.log"))  # analytics, request log
+    supervisor.add(Child("smtpd", smtpd_argv(), env, log=log_dir / "smtpd.log"))  # submission and receiving
 
     ready = all(_wait_http(f"http://{settings.host}:{settings.ports[s.name]}/healthz", 60, supervisor)
                 for s in SYSTEMS)

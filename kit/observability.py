@@ -1,8 +1,6 @@
-"""Logging and Sentry set-up shared by every process."""
+"""Sentry set-up shared by every process (logging is kit/logs.py)."""
 
 from __future__ import annotations
-
-import logging
 
 from kit.settings import Settings
 
@@ -10,10 +8,6 @@ from kit.settings import Settings
 # keys, message bodies and recipients (a handler's ``body``, a provider's ``content``), request
 # bodies the same, and PII (addresses, cookies, users) stays out by default.
 SENTRY_PRIVACY = {"include_local_variables": False, "send_default_pii": False, "max_request_body_size": "never"}
-
-
-def configure_logging(settings: Settings) -> None:
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 def init_sentry(settings: Settings, *integrations) -> bool:

@@ -118,6 +118,9 @@ class Settings:
     smtp_connections_per_address: int = 10
     smtp_auth_failures_per_address: int = 5
     mailbox_quota_mb: int = 1024
+    # How every process writes its log (kit/logs.py, docs/observability.md): "json" lines (the default
+    # with HERALD_ENV=production) or readable "text" (otherwise); LOG_FORMAT overrides either.
+    log_format: str = "text"
 
     def worker_env(self) -> dict[str, str]:
         """Environment of a `dramatiq` worker process. Dramatiq reads these at import, and its
@@ -233,6 +236,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     log_level = env.get("LOG_LEVEL", "INFO").upper()
     if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError("LOG_LEVEL", "must be DEBUG, INFO, WARNING or ERROR")
+    log_format = (env.get("LOG_FORMAT") or ("json" if herald_env == "production" else "text")).strip().lower()
+    if log_format not in ("json", "text"):
+        raise ConfigError("LOG_FORMAT", "must be json or text")
 
     ports = {
         system.name: read.whole_number(env, f"{system.name.upper()}_PORT", system.default_port, 1, 65535) for system in SYSTEMS
@@ -266,6 +272,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         version=env.get("HERALD_VERSION") or "dev",
         commit=env.get("HERALD_COMMIT") or "dev",
         log_level=log_level,
+        log_format=log_format,
         rate_limit=read.whole_number(env, "RATE_LIMIT", 100, 1, 10_000_000),
         rate_limit_window=read.whole_number(env, "RATE_LIMIT_WINDOW", 1, 1, 86_400),
         service_token=service_token,

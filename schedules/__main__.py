@@ -17,7 +17,8 @@ from dramatiq.brokers.redis import RedisBroker
 from tortoise import Tortoise
 
 from kit.errors import exit_on_config_error
-from kit.observability import configure_logging, init_sentry
+from kit import logs
+from kit.observability import init_sentry
 from kit.settings import get_settings
 from models import tortoise_config
 from kit.actors import systems_with_outbox
@@ -62,7 +63,7 @@ async def run() -> None:
         settings = get_settings()
         redis_url = settings.require_redis_url()
         config = tortoise_config(settings, sorted({"platform", "identity", *systems_with_outbox()}), pool_max=5)
-    configure_logging(settings)
+    logs.setup(settings, role="scheduler")
     init_sentry(settings)
 
     await Tortoise.init(config=config, _enable_global_fallback=True)

@@ -33,7 +33,12 @@ def recorded(redis: aioredis.Redis, job_id: str, func):
         except (aioredis.RedisError, OSError):
             # The run matters more than the record; at worst the next leader runs the job early.
             log.warning("could not record the start of job %s", job_id)
-        return await func(*args, **kwargs)
+        started = time.monotonic()
+        result = await func(*args, **kwargs)
+        # DEBUG: a line per run of every job is what APScheduler's INFO lines were (kit/logs.py
+        # quiets them); a failed run is APScheduler's ERROR line with its trace.
+        log.debug("job %s finished in %.3fs", job_id, time.monotonic() - started)
+        return result
 
     return run
 

@@ -10,7 +10,7 @@ from dramatiq.brokers.redis import RedisBroker
 
 from kit.errors import exit_on_config_error
 from kit.settings import Settings, get_settings
-from tasks.middleware import EventLoopResources, QueueDepth
+from tasks.middleware import EventLoopResources, JobLogContext, QueueDepth
 from tasks.wake import WakeableRedisBroker, heartbeat_timeout_ms
 from kit.actors import Queue, systems_with_outbox
 
@@ -22,6 +22,7 @@ def build_broker(settings: Settings) -> RedisBroker:
     # seconds (tasks/wake.py).
     broker = WakeableRedisBroker(url=settings.require_redis_url(), namespace=NAMESPACE,
                                  heartbeat_timeout=heartbeat_timeout_ms(settings.worker_poll_ms))
+    broker.add_middleware(JobLogContext())
     broker.add_middleware(EventLoopResources(settings, sorted({"platform", "identity", *systems_with_outbox()})))
     if settings.worker_metrics_port is not None:
         metrics_env = settings.worker_env()

@@ -3,6 +3,8 @@
 - :class:`EventLoopResources`: Dramatiq's AsyncIO middleware (async actors run on one event
   loop per worker process) plus what lives on that loop: Tortoise, opened once the loop runs
   and closed after running actors have finished, before the loop stops.
+- :class:`JobLogContext`: each message's logging context (kit/logs.py): every line an actor writes
+  names its job (the message id), its actor and, when the message carries one, the request id.
 - :class:`QueueDepth`: each queue's backlog (ready, delayed, dead-lettered), refreshed by a
   thread in every worker process and exported with Dramatiq's Prometheus middleware.
 """
@@ -16,6 +18,7 @@ import dramatiq
 from dramatiq.asyncio import get_event_loop_thread
 from dramatiq.middleware import AsyncIO
 
+from kit import logs
 from kit.settings import Settings
 
 log = logging.getLogger("herald.worker")
@@ -52,6 +55,20 @@ class EventLoopResources(AsyncIO):
             loop_thread.run_coroutine(providers().close())
             loop_thread.run_coroutine(Tortoise.close_connections())
         super().after_worker_shutdown(broker, worker)
+
+
+class JobLogContext(dramatiq.Middleware):
+    """Runs in the worker thread before the actor: an async actor's coroutine is handed to the event
+    loop from that thread, and its task inherits the context set here."""
+
+    def before_process_message(self, broker, message):
+        logs.start(job=message.message_id, actor=message.actor_name, request_id=message.options.get("request_id"))
+
+    def after_process_message(self, broker, message, *, result=None, exception=None):
+        logs.clear()
+
+    def after_skip_message(self, broker, message):
+        logs.clear()
 
 
 class QueueDepth(dramatiq.Middleware):

@@ -19,6 +19,7 @@ from typing import Any
 from sanic import Request
 
 from app.console import cookies, upstream
+from kit import logs
 
 
 class SignInNeeded(Exception):
@@ -80,6 +81,7 @@ async def require_account(request: Request, account_id: str) -> dict[str, Any]:
     for account in person.accounts:
         if account["Id"] == account_id:
             request.ctx.account = account
+            logs.bind(account=account_id)
             return account
     for direct in person.accounts:  # reached through an ancestor: the same role, one level down or more
         tree = await upstream.call(request, "GET", "/api/tenants/tree", tenant=direct["Id"])
@@ -89,6 +91,7 @@ async def require_account(request: Request, account_id: str) -> dict[str, Any]:
             if node["Id"] == account_id:
                 account = {**node, "Role": direct.get("Role", "member"), "InheritedFrom": direct["Name"]}
                 request.ctx.account = account
+                logs.bind(account=account_id)
                 return account
     raise PageNotFound()
 

@@ -21,14 +21,15 @@ from sanic import Blueprint, HTTPResponse, Request, Sanic
 from sanic.router import Router
 from tortoise.contrib.sanic import register_tortoise
 
-from app.http import errors, header_values, metrics, wakeup
+from app.http import access_log, errors, header_values, metrics, wakeup
 from app.http.envelope import handle_exception
 from app.http.health import Home, Readiness, meta_blueprint
 from app.http.openapi import PATH_TYPES, openapi_blueprint
 from app.http.query import check_query
 from app.http.request_id import HEADER, request_id
 from kit.errors import exit_on_config_error
-from kit.observability import configure_logging, init_sentry
+from kit import logs
+from kit.observability import init_sentry
 from kit.settings import get_settings
 from kit.systems import System
 from models import tortoise_config
@@ -83,6 +84,7 @@ def allowlist(request: Request) -> None:
 def finish(request: Request, response: HTTPResponse) -> None:
     response.headers[HEADER] = request_id(request)
     metrics.observe(request, response)
+    access_log.write(request, response)
 
 
 def _route_body_limits(app: Sanic, default: int) -> None:
@@ -113,7 +115,7 @@ def build_app(
         # A system without a database of its own (the console) opens no connection and has no outbox.
         orm_config = tortoise_config(settings, [system.name]) if system.database else None
 
-    configure_logging(settings)
+    logs.setup(settings, role="serve", system=system.name)
     header_values.install()
     if settings.sentry_dsn:
         from sentry_sdk.integrations.sanic import SanicIntegration
@@ -121,14 +123,16 @@ def build_app(
         init_sentry(settings, SanicIntegration())
 
     context = SimpleNamespace(settings=settings, system=system, booted=False)
-    app = Sanic(f"herald_{system.name}", ctx=context, router=HeadRouter())
+    # configure_logging=False: Sanic's own configuration would give its loggers handlers of their own
+    # beside the root's (every line twice); kit/logs.py has made them propagate to the one handler.
+    app = Sanic(f"herald_{system.name}", ctx=context, router=HeadRouter(), configure_logging=False)
     app.config.HERALD_SYSTEM = system.name
     app.config.ERROR_ENVELOPE = envelope
     app.config.REQUEST_MAX_SIZE = max(max_body_bytes, largest_body_bytes or 0)
     if largest_body_bytes:
         _route_body_limits(app, max_body_bytes)
     app.config.FALLBACK_ERROR_FORMAT = "json"
-    app.config.ACCESS_LOG = False
+    app.config.ACCESS_LOG = False  # Sanic's line carries the query string: app/http/access_log.py writes ours
     app.config.KEEP_ALIVE_TIMEOUT = 75
 
     if orm_config is not None:

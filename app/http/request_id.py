@@ -7,6 +7,8 @@ import os
 
 from sanic import Request
 
+from kit import logs
+
 HEADER = "X-Request-Id"
 
 # Unique, not secret: a random prefix per process and a counter (no system call per request). A
@@ -28,8 +30,11 @@ def new_request_id() -> str:
 
 
 def request_id(request: Request) -> str:
-    """The request's id, made on first use (an error raised during routing still gets one)."""
+    """The request's id, made on first use (an error raised during routing still gets one). Made,
+    it starts the request's logging context (kit/logs.py): every line written while the request is
+    handled carries it. Started afresh each time, since requests of one connection share its task."""
     value = getattr(request.ctx, "request_id", None)
     if value is None:
         value = request.ctx.request_id = new_request_id()
+        logs.start(request_id=value)
     return value

@@ -26,6 +26,7 @@ from sanic import Request
 
 from app.http import errors
 from app.http.identity import SessionPrincipal, decisions, require_session
+from kit import logs
 
 TENANT_HEADER = "X-Service-Tenant"
 # A tenant id as the platform issues it (acc_<hex>); anything else cannot name an account.
@@ -73,4 +74,5 @@ async def session_access(request: Request, product: str, role: str | None = None
         raise errors.NotFound("Account not found.")
     access = TenantAccess(tenant_id=tenant, user_id=session.user_id, role=decision.role, session=session)
     request.ctx.access = access
+    logs.bind(account=tenant)
     return access

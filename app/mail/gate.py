@@ -27,6 +27,7 @@ from app.http.ratelimit import RateLimiter
 from app.http.services import bearer_token, require_service_credential
 from app.http.tenant_access import session_access
 from app.mail.caller import Caller
+from kit import logs
 
 PRODUCT = "mail"
 MANAGE = "mail:admin"
@@ -63,6 +64,7 @@ async def act_in_account(request: Request, scope: str | None, session_role: str 
         access = await session_access(request, PRODUCT, session_role or ROLE_OF_SCOPE[scope])
         caller = Caller(tenant_id=access.tenant_id, live=True, user_id=access.user_id)
     request.ctx.caller = caller
+    logs.bind(account=caller.tenant_id)
     return caller
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 
 from app.smtp.server import serve
+from kit import logs
 from kit.errors import exit_on_config_error
 from kit.settings import get_settings
 
@@ -15,7 +15,7 @@ def main() -> None:
         settings = get_settings()
         settings.require_service_token()
         settings.require_redis_url()
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logs.setup(settings, role="smtpd")
     asyncio.run(serve(settings))
 
 

@@ -127,7 +127,7 @@ async def serve(settings: Settings) -> None:
                 log.error("SMTP %s cannot listen on %s:%d (%s); set SMTP_*_PORT", name, settings.host, port, error)
                 continue
             opened.append(f"{name} {port}")
-        print(f"herald smtpd: listening on {settings.host}: " + ", ".join(opened), flush=True)
+        log.info("listening on %s: %s", settings.host, ", ".join(opened))
         await stop.wait()
     finally:
         for server in servers:

@@ -16,7 +16,8 @@ import redis.asyncio as aioredis
 from tortoise import Tortoise
 
 from kit.errors import exit_on_config_error
-from kit.observability import configure_logging, init_sentry
+from kit import logs
+from kit.observability import init_sentry
 from kit.settings import get_settings
 from kit.systems import PLATFORM, RUNTIME
 from models import tortoise_config
@@ -54,7 +55,7 @@ async def main(argv: list[str] | None = None) -> None:
         streams_url = settings.require_streams_redis_url()
         systems = ([RUNTIME.name] if "runtime" in kinds else []) + ([PLATFORM.name] if "request-log" in kinds else [])
         config = tortoise_config(settings, systems, pool_max=2 * max(2, args.concurrency))
-    configure_logging(settings)
+    logs.setup(settings, role="consume")
     init_sentry(settings)
     await Tortoise.init(config=config, _enable_global_fallback=True)
     # Bounded pools: the loops share one client and hold at most a connection each at a time.

@@ -24,6 +24,7 @@ from app.http.identity import cookie_write_origins, refuse_cross_origin_cookie_w
 from app.http.services import bearer_token
 from app.http.tenant_access import TenantAccess, session_access
 from app.pages.gate import api_calls
+from kit import logs
 
 PRODUCT = "paginas"
 # The least role of the product ``paginas`` (leitor 10, editor 20, publicador 25, admin 30) a scope asks.
@@ -59,6 +60,7 @@ async def act_in_account(request: Request, scope: str | None) -> TenantAccess:
             raise errors.InsufficientScope(scope)
         access = TenantAccess(tenant_id=key.tenant_id, scopes=key.scopes)
         request.ctx.access = access
+        logs.bind(account=key.tenant_id)
         return access
     refuse_cross_origin_cookie_write(request, cookie_write_origins(request.app))
     return await session_access(request, PRODUCT, ROLE_OF_SCOPE[scope])

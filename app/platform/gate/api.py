@@ -67,6 +67,7 @@ from app.platform.member.service import TenantAccess
 from app.platform.session.errors import CrossOriginRefused
 from app.platform.session.service import Caller
 from app.platform.support import service as support_service
+from kit import logs
 from kit.settings import Settings
 from models.platform.api_idempotency import CLAIM_SECONDS, WINDOW_HOURS
 from models.platform.member import Role
@@ -282,6 +283,7 @@ def install(app: Sanic) -> None:
         support = await support_service.dashboard_access(request, where)
         if where is not None:
             request.ctx.tenant = support or await resolve_tenant(request, where, request.ctx.session.user_id)
+            logs.bind(account=request.ctx.tenant.tenant_id)
             role = getattr(ctx, "role", None)
             if role is not None:
                 request.ctx.tenant.require(Role(role))

@@ -19,6 +19,7 @@ from app.http import errors
 from app.http.ratelimit import Decision, RateLimiter
 from app.platform.api_key.principal import KeyDirectory, Principal
 from app.platform.usage.usage_buffer import UsageBuffer
+from kit import logs
 from models.platform.api_key import KEY_PATTERN
 from models.platform.plans import rate_limit_for
 from models.platform.scopes import PUBLISHABLE_SCOPES, grants
@@ -116,6 +117,7 @@ def install(app: Sanic) -> None:
             return
         if principal is not None and not principal.revoked:
             request.ctx.principal = principal
+            logs.bind(account=principal.tenant_id)
             await admit(request, principal)
 
     @app.on_request(priority=50)
@@ -129,6 +131,7 @@ def install(app: Sanic) -> None:
         if principal is None or principal.revoked:
             raise errors.AuthorizationError("The API key is not valid.")
         request.ctx.principal = principal
+        logs.bind(account=principal.tenant_id)
         await admit(request, principal)
         refused = refusal(principal, scope)
         if refused is not None:

@@ -13,6 +13,7 @@ from app.http import errors
 from app.http.api_keys import introspection, looks_like_key
 from app.http.ratelimit import RateLimiter
 from app.http.services import bearer_token
+from kit import logs
 
 
 def limiter(app: Sanic) -> RateLimiter:
@@ -44,6 +45,7 @@ async def key_tenant(request: Request) -> str:
         raise errors.TenantSuspended()
     if scope not in key.scopes:
         raise errors.InsufficientScope(scope)
+    logs.bind(account=key.tenant_id)
     return key.tenant_id
 
 
