@@ -28,6 +28,7 @@ def run(stack: Stack, *args: str) -> subprocess.CompletedProcess:
 
 def first_start(stack: Stack) -> tuple[str, str]:
     """What the first `herald up` prints: the demo key and the first operator's password."""
+    (stack.tmp / "var").mkdir(exist_ok=True)  # herald up's ./var/, where the first start leaves its marker
     done = subprocess.run([sys.executable, "-c", BOOTSTRAP], cwd=ROOT, capture_output=True, text=True,
                           env={**stack.env, "PATH": "/usr/bin:/bin"}, timeout=120)
     assert done.returncode == 0, done.stderr
