@@ -10,6 +10,8 @@
     herald consume                the stream consumer: runtime analytics and the request log (worker role)
     herald smtpd                  Herald's SMTP server: submission and receiving (docs/smtp.md)
     herald tenant ... / key ... / flags ... / staff ...   operator commands (see herald/admin.py)
+    herald domain ... / provider ...                      sending set-up (see herald/domains.py)
+    herald credentials reset --operator | --demo-key      new start-up credentials (herald/credentials.py)
 
 Every command but ``up`` run without a database in its environment uses the stack that
 ``herald up`` is running under ./var/ (herald/stack.py), or says that none is running.
@@ -160,6 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     from herald import domains
 
     domains.add_parsers(commands)
+    from herald import credentials
+
+    credentials.add_parsers(commands)
     return parser
 
 

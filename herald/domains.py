@@ -1,7 +1,8 @@
 """Operator commands for sending set-up; each prints one JSON object on stdout.
 
     herald domain add --tenant acc_... NAME [--dmarc]     DKIM key pair + the DNS records to publish
-    herald domain verify --tenant acc_... NAME            check DNS now (DNS_NAMESERVERS), record the attempt
+    herald domain verify --tenant acc_... NAME            check DNS now (DNS_NAMESERVERS), record the attempt;
+                                                          exit 1 unless the outcome is "verified"
     herald domain list --tenant acc_...
     herald provider set --tenant acc_... --channel C --key K [--settings JSON] [--secrets JSON]
     herald provider list --tenant acc_...                 (secrets are never printed)
@@ -43,9 +44,20 @@ def domain_json(domain, with_records: bool = True) -> dict:
     return body
 
 
+def _missing(check) -> str:
+    """What kept a check from verifying, from its recorded records."""
+    if check.detail.get("OwnedElsewhere"):
+        return "another account has verified this domain"
+    missing = [f"{record['Purpose']} {record.get('Reason') or 'not found'}" for record in check.detail["Records"]
+               if record["Required"] and not record["Found"]]
+    return "; ".join(missing) or "no required record found"
+
+
 def cmd_domain(args: argparse.Namespace) -> int:
     from app.platform.domain import service
     from app.platform.tenant.service import tenant_by_id
+    from herald.admin import Unmet
+    from models.platform.domain import CheckOutcome
 
     if args.action == "add":
         async def operation() -> dict:
@@ -57,8 +69,11 @@ def cmd_domain(args: argparse.Namespace) -> int:
             domain, check = await service.verify_domain(await tenant_by_id(args.tenant), args.name,
                                                         nameservers=settings.dns_nameservers,
                                                         mail_domain=settings.mail_domain)
-            return {"Domain": domain_json(domain, with_records=False), "Outcome": check.outcome,
-                    "Records": check.detail["Records"]}
+            result = {"Domain": domain_json(domain, with_records=False), "Outcome": check.outcome,
+                      "Records": check.detail["Records"]}
+            if check.outcome != CheckOutcome.VERIFIED:  # a script's `&&` must not go on to send
+                raise Unmet(result, f"{domain.name} is not verified ({check.outcome}): {_missing(check)}")
+            return result
     else:
         async def operation() -> dict:
             rows = await service.list_domains(await tenant_by_id(args.tenant))

@@ -87,13 +87,15 @@ class EmbeddedPostgres:
     def url(self) -> str:
         return f"postgres://postgres@{self.host}:{self.port}/postgres"
 
-    def prepare(self) -> None:
-        """initdb on first use; clear a server left running by a killed ``herald up``."""
+    def prepare(self) -> bool:
+        """initdb on first use; clear a server left running by a killed ``herald up``. True when
+        this call initialised the data directory (a first start)."""
         self.log.parent.mkdir(parents=True, exist_ok=True)
         self.data.mkdir(parents=True, exist_ok=True, mode=0o700)
         if self.user:
             self._prepare_system_user()
-        if not (self.data / "PG_VERSION").exists():
+        initialised = not (self.data / "PG_VERSION").exists()
+        if initialised:
             self._run([str(self.bin / "initdb"), "-D", str(self.data), "--auth=trust", "--encoding=UTF8",
                        "-U", "postgres", "--no-instructions"])
         self._stop_stale()
@@ -101,6 +103,7 @@ class EmbeddedPostgres:
             raise EmbeddedError(
                 f"port {self.port} is taken; set EMBEDDED_POSTGRES_PORT to a free port or DATABASE_URL to a server"
             )
+        return initialised
 
     def command(self) -> Command:
         argv = [

@@ -4,6 +4,10 @@ With no DATABASE_URL it runs a real embedded PostgreSQL, with no REDIS_URL a rea
 Redis, both under ./var/ (HERALD_VAR_DIR) and kept between runs. Then it applies the
 migrations, runs the first-start bootstrap, starts the HTTP systems, the workers and
 the scheduler, and prints where everything listens. Ctrl-C or SIGTERM stops it all.
+
+While it starts it says what it has done, one line a step on stdout (``progress``): the embedded
+database initialised (first start) and ready, Redis ready, the migrations applied, each system
+answering /readyz; then one summary with the addresses. Problems go to stderr (``say``).
 """
 
 from __future__ import annotations
@@ -56,19 +60,48 @@ def _embedded_maxmemory() -> str:
     return raw
 
 
-def _wait_http(url: str, seconds: float, supervisor: Supervisor) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and not supervisor.stopping:
-        try:
-            if httpx.get(url, timeout=1.0).status_code == 200:
-                return True
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    return False
+# How long the systems together get to answer /readyz before the summary says which did not; they
+# keep starting (and are restarted if they crash) after it.
+READY_SECONDS = 120.0
+
+
+def progress(message: str) -> None:
+    """One step of the start, for the person watching the terminal."""
+    print(f"herald: {message}", flush=True)
+
+
+def _degraded(answer: httpx.Response) -> str:
+    """What a system that answers but runs degraded (app/http/health.py) lacks, as a suffix."""
+    try:
+        checks = answer.json().get("checks") or {}
+    except (ValueError, AttributeError):
+        return ""
+    down = sorted(name for name, state in checks.items() if state != "ok")
+    return f", degraded: {', '.join(down)} unavailable" if down else ""
+
+
+def _wait_ready(settings: Settings, supervisor: Supervisor, started: float) -> list[str]:
+    """Poll every system's /readyz until each answers 200, saying so as each does (in the order
+    they become ready); the names of those that did not within READY_SECONDS."""
+    pending = [system.name for system in SYSTEMS]
+    deadline = time.monotonic() + READY_SECONDS
+    with httpx.Client(timeout=1.0) as client:
+        while pending and time.monotonic() < deadline and not supervisor.stopping:
+            for name in list(pending):
+                try:
+                    answer = client.get(f"http://{settings.host}:{settings.ports[name]}/readyz")
+                except httpx.HTTPError:
+                    continue
+                if answer.status_code == 200:
+                    pending.remove(name)
+                    progress(f"{name} ready{_degraded(answer)} ({time.monotonic() - started:.1f}s)")
+            if pending:
+                time.sleep(0.2)
+    return pending
 
 
 def up() -> int:
+    started = time.monotonic()
     supervisor = Supervisor()
     supervisor.install_signal_handlers()
     env = dict(os.environ)
@@ -92,12 +125,14 @@ def up() -> int:
         try:
             if settings.embedded_database:
                 postgres = EmbeddedPostgres(var_dir, _embedded_port("EMBEDDED_POSTGRES_PORT", 5433), settings.host)
-                postgres.prepare()
+                if postgres.prepare():
+                    progress(f"embedded PostgreSQL initialised in {shown(postgres.data)} (first start)")
                 command = postgres.command()
                 supervisor.add(Child("postgres", command.argv, env, log=postgres.log, user=command.user,
                                      stop_signal=signal.SIGINT))
                 postgres.wait_ready()
                 env["DATABASE_URL"] = postgres.url
+                progress(f"embedded PostgreSQL ready on {postgres.host}:{postgres.port}")
             if settings.embedded_redis:
                 redis = EmbeddedRedis(var_dir, _embedded_port("EMBEDDED_REDIS_PORT", 6380), settings.host,
                                       _embedded_maxmemory())
@@ -105,6 +140,7 @@ def up() -> int:
                 supervisor.add(Child("redis", redis.command().argv, env, log=log_dir / "redis.out"))
                 redis.wait_ready()
                 env["REDIS_URL"] = redis.url
+                progress(f"embedded Redis ready on {redis.host}:{redis.port}")
         except EmbeddedError as error:
             say(f"embedded services could not start: {error}", logging.ERROR)
             supervisor.stop_all()
@@ -136,7 +172,7 @@ def up() -> int:
     except OSError as error:  # Herald runs without it; only the other terminals' commands miss it
         say(f"could not record the stack for other commands: {error}", logging.WARNING)
     try:
-        return _serve(supervisor, settings, env, notes)
+        return _serve(supervisor, settings, env, notes, started)
     finally:
         remove_stack(var_dir)
 
@@ -148,7 +184,8 @@ def _running_stack(var_dir: Path) -> Stack | None:
         return None
 
 
-def _serve(supervisor: Supervisor, settings: Settings, env: dict[str, str], notes: list[str]) -> int:
+def _serve(supervisor: Supervisor, settings: Settings, env: dict[str, str], notes: list[str],
+           started: float) -> int:
     """Start the systems, the worker and the scheduler; supervise them until stopped."""
     log_dir = settings.var_dir / "log"
     for system in SYSTEMS:
@@ -161,12 +198,11 @@ def _serve(supervisor: Supervisor, settings: Settings, env: dict[str, str], note
     supervisor.add(Child("consumer", consume_argv(), env, log=log_dir / "consumer.log"))  # analytics, request log
     supervisor.add(Child("smtpd", smtpd_argv(), env, log=log_dir / "smtpd.log"))  # submission and receiving
 
-    ready = all(_wait_http(f"http://{settings.host}:{settings.ports[s.name]}/healthz", 60, supervisor)
-                for s in SYSTEMS)
+    pending = _wait_ready(settings, supervisor, started)
     if supervisor.stopping:
         supervisor.stop_all()
         return 1 if supervisor.failed else 0
-    _print_addresses(settings, env, ready, notes)
+    _print_addresses(settings, env, pending, notes, time.monotonic() - started)
     return supervisor.watch()
 
 
@@ -175,8 +211,15 @@ def _prepare_databases(settings: Settings) -> tuple[list[str], str | None]:
     from herald.bootstrap import first_operator, first_start, identity_mail_key
     from herald.database import migrate
 
+    applied: list[str] = []
+
+    def report(event: str, app_label: str, name: str) -> None:
+        if event == "apply_done":
+            applied.append(f"{app_label}.{name}")
+
     async def prepare() -> tuple[list[str], str | None]:
-        await migrate(settings)
+        await migrate(settings, report=report)
+        progress(f"migrations: {len(applied)} applied" if applied else "migrations: up to date")
         notes = await first_start(settings)
         notes += await first_operator(settings)
         return notes, (None if settings.identity_mail_key else await identity_mail_key(settings))
@@ -184,8 +227,14 @@ def _prepare_databases(settings: Settings) -> tuple[list[str], str | None]:
     return asyncio.run(prepare())
 
 
-def _print_addresses(settings: Settings, env: dict[str, str], ready: bool, notes: list[str]) -> None:
-    lines = ["", "Herald is up." if ready else "Herald started, but some systems did not answer /healthz yet."]
+def _print_addresses(settings: Settings, env: dict[str, str], pending: list[str], notes: list[str],
+                     elapsed: float) -> None:
+    if pending:
+        headline = (f"Herald started, but {', '.join(pending)} did not answer /readyz within {READY_SECONDS:.0f}s "
+                    f"(see {shown(settings.var_dir / 'log')}).")
+    else:
+        headline = f"Herald is up ({elapsed:.1f}s)."
+    lines = ["", headline]
     # The console first: it is where a person starts (docs/console.md).
     lines.append(f"  open {settings.url_of(CONSOLE.name)} in a browser to sign up or sign in")
     for system in SYSTEMS:

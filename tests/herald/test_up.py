@@ -52,6 +52,19 @@ def _wait_ready(ports, process, log_path, seconds=120):
     assert not pending, f"not ready: {pending}\n{log_path.read_text()}"
 
 
+def _start_up_steps(log_path, ports, since=0, seconds=60):
+    """The lines `herald up` printed while starting (from offset ``since`` of its log), once its
+    summary is out, with the ports made neutral."""
+    deadline = time.monotonic() + seconds
+    while "Herald is up (" not in (text := log_path.read_text()[since:]) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert "Herald is up (" in text, text
+    steps = [line for line in text.split("Herald is up (")[0].splitlines() if line.startswith("herald: ")]
+    for name in ("postgres", "redis"):
+        steps = [line.replace(f":{ports[name]}", f":<{name}>") for line in steps]
+    return [re.sub(r"\d+(\.\d+)?s\)$", "Ns)", re.sub(r"\d+ applied", "N applied", line)) for line in steps]
+
+
 def _demo_key_sends_on_every_channel(platform, output, var_dir):
     """The newcomer's path: the key printed by the first `herald up` sends on all four channels."""
     key = re.search(r"\b(sk_test_[0-9a-f]{48})\b", output).group(1)
@@ -141,6 +154,14 @@ def test_up_serves_everything_and_stops_cleanly(tmp_path):
     process = psutil.Process(popen.pid)
     try:
         _wait_ready(ports, popen, log_path)
+        steps = _start_up_steps(log_path, ports)
+        assert steps[:4] == [
+            f"herald: embedded PostgreSQL initialised in {var_dir / 'postgres'} (first start)",
+            "herald: embedded PostgreSQL ready on 127.0.0.1:<postgres>",
+            "herald: embedded Redis ready on 127.0.0.1:<redis>",
+            "herald: migrations: N applied",
+        ]
+        assert sorted(steps[4:]) == sorted(f"herald: {s.name} ready (Ns)" for s in SYSTEMS)  # as each answers /readyz
         assert stat.S_IMODE((var_dir / "stack.json").stat().st_mode) == 0o600
         platform = f"http://127.0.0.1:{ports['platform']}"
         ready = httpx.get(platform + "/readyz").json()
@@ -188,11 +209,16 @@ def test_up_serves_everything_and_stops_cleanly(tmp_path):
 
     # A second start finds yesterday's data and the same secret key.
     key = (var_dir / "secret_key").read_text()
+    first_run = len(log_path.read_text())
     with open(log_path, "ab") as log:
         popen = _start(var_dir, ports, log)
     process = psutil.Process(popen.pid)
     try:
         _wait_ready(ports, popen, log_path)
+        steps = _start_up_steps(log_path, ports, since=first_run)
+        assert steps[:3] == ["herald: embedded PostgreSQL ready on 127.0.0.1:<postgres>",
+                             "herald: embedded Redis ready on 127.0.0.1:<redis>", "herald: migrations: up to date"]
+        assert len(steps) == 3 + len(SYSTEMS)
         out = subprocess.run([sys.executable, "-c", (
             "import asyncio, asyncpg\n"
             "async def main():\n"

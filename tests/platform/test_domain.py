@@ -20,11 +20,11 @@ from tasks.platform.delivery import deliver
 from tests.fixtures.harness import ROOT
 
 
-def herald(services, dns_server, *args: str) -> dict:
+def herald(services, dns_server, *args: str, exit_code: int = 0) -> dict:
     result = subprocess.run([sys.executable, "-m", "herald.cli", *args], cwd=ROOT, capture_output=True, text=True,
                             env={**services.env, "PATH": "/usr/bin:/bin", "DNS_NAMESERVERS": dns_server.address},
                             timeout=60)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == exit_code, result.stderr
     return json.loads(result.stdout)
 
 
@@ -43,8 +43,8 @@ async def test_herald_domain_verify_turns_a_domain_verified(make_account, servic
     assert purposes["dkim"]["Name"] == f"{added['DkimSelector']}._domainkey.{name}"
     assert purposes["dkim"]["Value"].startswith("v=DKIM1; k=rsa; p=MIIBIjAN")  # RSA-2048 SubjectPublicKeyInfo
 
-    # Nothing published yet: the attempt is recorded, the domain stays pending.
-    first = herald(services, dns_server, "domain", "verify", name, "--tenant", account.tenant_id)
+    # Nothing published yet: the attempt is recorded, the domain stays pending, the command exits 1.
+    first = herald(services, dns_server, "domain", "verify", name, "--tenant", account.tenant_id, exit_code=1)
     assert first["Outcome"] == "failed" and first["Domain"]["Verified"] is False
 
     publish(dns_server, [purposes["spf"], purposes["dkim"]])
