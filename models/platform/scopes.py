@@ -33,7 +33,7 @@ LEGACY_SCOPES = frozenset({"full_access", "send_only", "emails:*"})
 
 # What the demo key of a fresh `herald up` holds: everything needed to send and look at the result.
 DEMO_SCOPES = ("email:send", "email:read", "sms:send", "push:send", "push:devices", "whatsapp:send",
-               "account:read", "logs:read", "webhooks:manage")
+               "account:read", "logs:read", "webhooks:manage", "templates:read", "suppressions:read")
 
 # Scopes a publishable key (pk_live_, shipped inside browsers and apps, so public) may hold: reads of
 # what is public anyway. Never message content (email:read), request logs (logs:read), devices or
