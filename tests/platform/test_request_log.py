@@ -67,7 +67,7 @@ def rfc3339(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
-async def wait_logged(request_ids, seconds: float = 10.0) -> None:
+async def wait_logged(request_ids, seconds: float = 60.0) -> None:
     wanted = set(request_ids)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

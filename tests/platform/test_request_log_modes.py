@@ -12,7 +12,7 @@ from kit.ids import public_id
 from models.platform.request_log import RequestLog
 
 
-async def _wait_logged(request_ids: list[str], seconds: float = 10.0) -> None:
+async def _wait_logged(request_ids: list[str], seconds: float = 60.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if await RequestLog.filter(request_id__in=request_ids).count() == len(request_ids):
