@@ -108,7 +108,9 @@ def _server_starter(services, log_dir):
     started: list[Server] = []
 
     def start(system: str, **overrides: str) -> Server:
-        server = Server(system, {**services.env, **overrides}, log_dir)
+        shares_redis = overrides.get("REDIS_URL", services.env.get("REDIS_URL")) == services.env.get("REDIS_URL")
+        server = Server(system, {**services.env, **overrides}, log_dir,
+                        consumer_env=services.env if shares_redis else None)
         started.append(server)
         return server
 
