@@ -46,39 +46,41 @@ async def add_address(request: Request) -> HTTPResponse:
     return await profile_page(request, notice=f"We sent a link to {email}. The address is added once it is verified.")
 
 
-@bp.post("/me/emails/<email_id:str>/resend")
-async def resend(request: Request, email_id: str) -> HTTPResponse:
-    answer = await _write(request, "POST", f"/api/me/emails/{email_id}/reenviar")
+async def _address_write(request: Request, method: str, path: str, refused: str) -> upstream.Answer | HTTPResponse:
+    """A write on one of the person's addresses: the page to show when it did not go through, or the
+    answer when it did (a foreign or missing address is the console's 404)."""
+    answer = await _write(request, method, path)
     if isinstance(answer, HTTPResponse):
         return answer
     if answer.status == 404:
         raise gate.PageNotFound()
     if not answer.ok:
-        return await profile_page(request, answer.status, errors={"_": _failed(answer, "The link could not be sent")})
+        return await profile_page(request, answer.status, errors={"_": _failed(answer, refused)})
+    return answer
+
+
+@bp.post("/me/emails/<email_id:str>/resend")
+async def resend(request: Request, email_id: str) -> HTTPResponse:
+    answer = await _address_write(request, "POST", f"/api/me/emails/{email_id}/reenviar", "The link could not be sent")
+    if isinstance(answer, HTTPResponse):
+        return answer
     return await profile_page(request, notice="We sent the verification link again.")
 
 
 @bp.post("/me/emails/<email_id:str>/primary")
 async def make_primary(request: Request, email_id: str) -> HTTPResponse:
-    answer = await _write(request, "POST", f"/api/me/emails/{email_id}/primario")
+    answer = await _address_write(request, "POST", f"/api/me/emails/{email_id}/primario",
+                                  "This address cannot be primary")
     if isinstance(answer, HTTPResponse):
         return answer
-    if answer.status == 404:
-        raise gate.PageNotFound()
-    if not answer.ok:
-        return await profile_page(request, answer.status, errors={"_": _failed(answer, "This address cannot be primary")})
     return await profile_page(request, notice="Your primary address changed: sign-in, codes and resets go to it.")
 
 
 @bp.post("/me/emails/<email_id:str>/remove")
 async def remove(request: Request, email_id: str) -> HTTPResponse:
-    answer = await _write(request, "DELETE", f"/api/me/emails/{email_id}")
+    answer = await _address_write(request, "DELETE", f"/api/me/emails/{email_id}", "This address stays")
     if isinstance(answer, HTTPResponse):
         return answer
-    if answer.status == 404:
-        raise gate.PageNotFound()
-    if not answer.ok:
-        return await profile_page(request, answer.status, errors={"_": _failed(answer, "This address stays")})
     return redirect("/me", status=303)
 
 
