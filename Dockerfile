@@ -17,7 +17,8 @@ COPY kit ./kit
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 
 FROM python:3.11-slim
-ARG HERALD_VERSION=dev
+# Empty: /version then reports the installed package's version (herald.__version__).
+ARG HERALD_VERSION=
 ARG HERALD_COMMIT=dev
 ENV HERALD_VERSION=$HERALD_VERSION HERALD_COMMIT=$HERALD_COMMIT \
     PYTHONUNBUFFERED=1 HERALD_HOST=0.0.0.0 HERALD_ENV=production HERALD_VAR_DIR=/var/lib/herald

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Iterator, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
+from importlib import metadata
+
 from kit import config_values as read
 from kit.config_values import ConfigError
 from kit.systems import DATA_SYSTEMS, SYSTEMS, System
@@ -194,6 +196,15 @@ def replace_database(url: str, database: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/" + database, parts.query, parts.fragment))
 
 
+def installed_version() -> str:
+    """The installed package's version (``herald.__version__``, which setup.cfg reads), so a release
+    reports itself without a build argument; "dev" only where Herald is not installed."""
+    try:
+        return metadata.version("herald")
+    except metadata.PackageNotFoundError:
+        return "dev"
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     env = os.environ if env is None else env
 
@@ -269,7 +280,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         http_workers=read.whole_number(env, "HTTP_WORKERS", 1, 1, 64),
         worker_processes=read.whole_number(env, "WORKER_PROCESSES", 1, 1, 64),
         worker_threads=read.whole_number(env, "WORKER_THREADS", 8, 1, 256),
-        version=env.get("HERALD_VERSION") or "dev",
+        version=env.get("HERALD_VERSION") or installed_version(),
         commit=env.get("HERALD_COMMIT") or "dev",
         log_level=log_level,
         log_format=log_format,

@@ -1,5 +1,6 @@
 """Health and meta routes on every system (spec section B)."""
 
+import herald
 import httpx
 import pytest
 
@@ -15,7 +16,7 @@ async def test_healthz_version_and_identity(servers, system):
         assert (await client.get("/healthz")).json()["status"] == "ok"
         version = (await client.get("/version")).json()
         assert version["service"] == f"herald-{system}"
-        assert version["version"] == "dev" and version["commit"] == "dev"
+        assert version["version"] == herald.__version__ and version["commit"] == "dev"
         if system == "console":  # its home is a page for people: a visitor is sent to sign in
             home = await client.get("/")
             assert home.status_code == 303 and home.headers["location"].startswith("/sign-in"), home.headers
