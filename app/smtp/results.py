@@ -5,8 +5,9 @@
   ``none`` without a signature.
 - SPF: app/smtp/spf.py, for the client's address and the MAIL FROM domain (the HELO name when MAIL
   FROM is empty).
-- DMARC (RFC 7489): the policy at ``_dmarc.<From domain>``, else at its organizational domain, taken
-  here as its last two labels (no public-suffix list: ``example.co.uk`` is not told apart). No record:
+- DMARC (RFC 7489): the policy at ``_dmarc.<From domain>``, else at its organizational domain: the
+  public suffix and one label more, by the Public Suffix List the ``publicsuffixlist`` package bundles
+  (``mail.shop.example.co.uk`` -> ``example.co.uk``). No record:
   ``none``. Else ``pass`` when DKIM passed for, or SPF passed for, a domain aligned (relaxed) with the
   From domain, ``fail`` otherwise, ``temperror`` when DNS did not answer.
 
@@ -17,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 
 import dkim
 import dns.exception
 import dns.resolver
+from publicsuffixlist import PublicSuffixList
 
 from app.smtp import spf
 from app.smtp.mime import parse
@@ -83,8 +86,16 @@ def _dkim(raw: bytes, nameservers: tuple[str, ...]) -> tuple[str, str | None]:
     return verdict, domain
 
 
+@lru_cache(maxsize=1)
+def _suffixes() -> PublicSuffixList:
+    return PublicSuffixList()  # parses the bundled list once, on the first message that needs it
+
+
 def organizational(domain: str) -> str:
-    return ".".join(domain.split(".")[-2:])
+    """The registrable domain (RFC 7489 section 3.2); a name that is itself a public suffix, or
+    unknown to the list's rules, is its own."""
+    domain = domain.rstrip(".").lower()
+    return _suffixes().privatesuffix(domain) or domain
 
 
 def aligned(one: str | None, other: str) -> bool:
