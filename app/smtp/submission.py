@@ -77,7 +77,7 @@ def payload_of(message: EmailMessage, sender: Sender) -> dict[str, Any]:
     if text is None and html is None:
         raise Refusal("550 5.6.0 The message has no text or html part")
     payload: dict[str, Any] = {"Channel": "email", "From": sender_header, "Subject": str(message.get("Subject") or ""),
-                               "Text": text, "Html": html, "Mode": sender.mode}
+                               "Text": text, "Html": html, "Mode": sender.mode, "ApiKeyId": sender.key_id}
     try:
         reply_to = [address.addr_spec for address in message["Reply-To"].addresses] if message["Reply-To"] else []
     except (AttributeError, IndexError, ValueError):

@@ -126,7 +126,21 @@ async def test_a_sender_off_the_accounts_verified_domains_is_550_5_7_1(smtpd, co
     assert refused.value.smtp_code == 550 and refused.value.smtp_error.startswith(b"5.7.1"), refused.value
 
 
-async def test_a_test_key_submits_to_the_sinks(smtpd, core, services, pipeline):
+async def submission_log_rows(core, person, seconds: float = 60.0) -> list[dict]:
+    """The account's request-log rows of SMTP submissions (written by the stream consumer)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        listed = await core.get(f"/api/tenants/{person.tenant_id}/logs", headers=person.session,
+                                params={"method": "SMTP", "mode": "test"})
+        assert listed.status_code == 200, listed.text
+        if listed.json()["data"]:
+            return listed.json()["data"]
+        await asyncio.sleep(0.25)
+    raise AssertionError("no request-log row for the submission")
+
+
+async def test_a_test_key_submits_to_the_sinks_and_each_submission_is_a_request_log_row(
+        smtpd, core, services, pipeline):
     import json
 
     person = await sign_up(core, scopes=("email:send",), kind="test")
@@ -144,9 +158,18 @@ async def test_a_test_key_submits_to_the_sinks(smtpd, core, services, pipeline):
     while time.monotonic() < deadline:
         records = [json.loads(path.read_text()) for path in folder.glob("*.json")] if folder.exists() else []
         if any(record.get("Subject") == marker or marker in json.dumps(record) for record in records):
-            return
+            break
         await asyncio.sleep(0.2)
-    raise AssertionError("the test key's message did not reach the sink")
+    else:
+        raise AssertionError("the test key's message did not reach the sink")
+
+    [row] = await submission_log_rows(core, person)
+    assert (row["method"], row["path"], row["status"], row["mode"]) == ("SMTP", "/smtp/submission", 202, "test")
+    [message_id] = row["message_ids"]
+    assert row["api_key"]["id"].startswith("key_") and row["idempotency_key"].startswith("smtp-")
+    detail = await core.get(f"/api/messages/{message_id}", headers=person.session)
+    assert detail.status_code == 200, detail.text
+    assert detail.json()["Message"]["ApiKeyId"] == row["api_key"]["id"]  # the key's message, as its HTTP sends are
 
 
 async def test_at_most_500_recipients_and_25_mb(smtpd, core):

@@ -54,11 +54,13 @@ class Principal:
         return self.tenant_status == "active"
 
 
-_LOAD_SQL = (
+_SELECT = (
     "SELECT k.id, k.public_id, k.name, k.scopes, k.mode, k.kind, k.revoked_at IS NOT NULL AS revoked, "
     "t.id AS tenant_pk, t.public_id AS tenant_id, t.name AS tenant_name, t.status, t.plan, t.effective_quota "
-    "FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.key_hash = $1 LIMIT 1"
+    "FROM api_keys k JOIN tenants t ON t.id = k.tenant_id "
 )
+_LOAD_SQL = _SELECT + "WHERE k.key_hash = $1 LIMIT 1"
+_BY_ID_SQL = _SELECT + "WHERE k.public_id = $1 AND k.tenant_id = $2 LIMIT 1"
 
 
 class KeyDirectory:
@@ -136,15 +138,23 @@ class KeyDirectory:
     @staticmethod
     async def _load(digest: str) -> Principal | None:
         rows = await ApiKey._meta.db.execute_query_dict(_LOAD_SQL, [digest])  # the model's own connection
-        if not rows:
-            return None
-        row = rows[0]
-        scopes = row["scopes"]
-        if isinstance(scopes, str):
-            scopes = json.loads(scopes)
-        return Principal(
-            key_pk=row["id"], key_id=row["public_id"], key_name=row["name"], scopes=tuple(scopes or ()),
-            mode=row["mode"], publishable=row["kind"] == KeyKind.PUBLISHABLE.value, revoked=row["revoked"],
-            tenant_pk=row["tenant_pk"], tenant_id=row["tenant_id"], tenant_name=row["tenant_name"],
-            tenant_status=row["status"] or "", plan=row["plan"] or "", effective_quota=row["effective_quota"],
-        )
+        return _principal(rows[0]) if rows else None
+
+
+async def key_of_account(key_id: str, tenant_pk: int) -> Principal | None:
+    """A key by its public id, within one account (uncached: for a service that authenticated the
+    key itself and acts in its name, as the SMTP server does)."""
+    rows = await ApiKey._meta.db.execute_query_dict(_BY_ID_SQL, [key_id, tenant_pk])
+    return _principal(rows[0]) if rows else None
+
+
+def _principal(row: dict) -> Principal:
+    scopes = row["scopes"]
+    if isinstance(scopes, str):
+        scopes = json.loads(scopes)
+    return Principal(
+        key_pk=row["id"], key_id=row["public_id"], key_name=row["name"], scopes=tuple(scopes or ()),
+        mode=row["mode"], publishable=row["kind"] == KeyKind.PUBLISHABLE.value, revoked=row["revoked"],
+        tenant_pk=row["tenant_pk"], tenant_id=row["tenant_id"], tenant_name=row["tenant_name"],
+        tenant_status=row["status"] or "", plan=row["plan"] or "", effective_quota=row["effective_quota"],
+    )

@@ -7,7 +7,10 @@ The body is the dashboard composer's (app/platform/message/compose.py: PascalCas
 ``IdempotencyKey``) plus ``Mode``: ``"live"`` sends as the account's live keys do, ``"test"`` as its
 ``sk_test_`` keys do (the dev sinks, the sandbox sender domain). The account is the tenant whose
 public id the path names (the CRM's tenant string is that id, as app/platform/audience uses it); a
-suspended account is refused as /v1 refuses it. It runs the one accept path of /v1 and the composer
+suspended account is refused as /v1 refuses it. With ``ApiKeyId`` (the SMTP server's submissions: it
+authenticated that key itself) the message is the key's, in the key's mode, and the call is a row of
+the account's request log (method ``SMTP``, path ``/smtp/submission``), as the key's HTTP sends are;
+a key revoked since, or one without ``email:send``, is refused 403. It runs the one accept path of /v1 and the composer
 (rules, idempotency, quota, outbox in one statement): a repeat with the same ``IdempotencyKey`` and body
 answers the first messages with ``ReusedIdempotency: true``, which is what makes a journey's send
 step safe to repeat after a worker dies mid-step.
@@ -26,6 +29,7 @@ from app.http.openapi import answers
 from app.http.responses import reply
 from app.http.services import require_service_credential
 from app.platform import db
+from app.platform.api_key.principal import Principal, key_of_account
 from app.platform.message import compose, service, views
 from app.platform.message.schemas import ComposeSend
 from app.platform.message.service import Item, body_hash
@@ -41,6 +45,10 @@ class InternalSend(ComposeSend):
                             "Text": "Glad to have you.", "Mode": "test"})
 
     mode: Literal["test", "live"]
+    api_key_id: str | None = None
+
+# How a submission appears in the request log (app/platform/request_log/capture.py).
+SUBMISSION_LOG = ("SMTP", "/smtp/submission")
 
 
 async def _tenant_pk(account: str) -> int:
@@ -48,6 +56,19 @@ async def _tenant_pk(account: str) -> int:
     if not rows:
         raise errors.NotFound("No such account.")
     return rows[0]["id"]
+
+
+async def _submitting_key(tenant_pk: int, key_id: str, mode: str) -> Principal:
+    principal = await key_of_account(key_id, tenant_pk)
+    if principal is None or principal.revoked or principal.publishable:
+        raise errors.Forbidden("The API key is not a usable key of this account any more.")
+    if "email:send" not in principal.scopes:
+        raise errors.InsufficientScope("email:send")
+    if principal.mode != mode:
+        raise errors.ValidationError("'Mode' is not the key's mode.", details={"Mode": f"the key sends in {principal.mode} mode"})
+    if not principal.tenant_active:
+        raise errors.TenantSuspended()
+    return principal
 
 
 @bp.post("/messages/send", ctx_auth="service", ctx_body=InternalSend, ctx_errors=(404, 409, 413, 422, 429, 503),
@@ -58,8 +79,13 @@ async def send(request: Request, account: str) -> HTTPResponse:
     raw = load_json(request, max_bytes=MAX_EMAIL_SEND_BYTES)
     body = validate(raw, InternalSend)
     conn = db.connection()
-    principal = await service.account_principal(conn, await _tenant_pk(account))
-    principal = dataclasses.replace(principal, mode=body.mode, key_name=f"internal-{body.mode}")
+    tenant_pk = await _tenant_pk(account)
+    if body.api_key_id is not None:
+        principal = await _submitting_key(tenant_pk, body.api_key_id, body.mode)
+        request.ctx.principal, request.ctx.request_log_as = principal, SUBMISSION_LOG
+    else:
+        principal = await service.account_principal(conn, tenant_pk)
+        principal = dataclasses.replace(principal, mode=body.mode, key_name=f"internal-{body.mode}")
     composed = await compose.compose(conn, principal, body)
     key = body.idempotency_key
     item = Item(composed.drafts, key, body_hash(raw, key))

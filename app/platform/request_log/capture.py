@@ -4,7 +4,8 @@ Capture runs on the request path, so it copies references and a few headers and 
 else: no JSON parsing, no redaction, no database. The writer (:mod:`.buffer`) does the rest
 after the answer has gone.
 
-A request is captured when it was made with an account key: the gate's principal when the
+A request is captured when it was made with an account key (or, for the internal send route, on
+behalf of one: an SMTP submission, ``request.ctx.request_log_as``): the gate's principal when the
 gate accepted the key (every answer from then on: 2xx, 400, 403, 404, 409, 422, 429, ...), or
 else a well-formed key the gate never looked up or refused (a revoked key, a key sent in
 ``X-Api-Key``, a path that matches no route). For those only the key's SHA-256 is kept; the
@@ -94,7 +95,10 @@ def presented_key(request: Request) -> str | None:
 
 
 def capture(request: Request, response: HTTPResponse) -> Captured | None:
-    if not request.path.startswith("/v1/"):
+    # A route that logs a call on behalf of a key names the method and path the row shows (the SMTP
+    # server's submissions: app/platform/message/internal.py).
+    logged_as: tuple[str, str] | None = getattr(request.ctx, "request_log_as", None)
+    if logged_as is None and not request.path.startswith("/v1/"):
         return None
     principal: Principal | None = getattr(request.ctx, "principal", None)
     digest = None
@@ -113,9 +117,9 @@ def capture(request: Request, response: HTTPResponse) -> Captured | None:
     return Captured(
         created_at=datetime.now(timezone.utc) - timedelta(seconds=elapsed),
         duration_ms=round(elapsed * 1000, 3),
-        method=request.method,
-        path=request.path,
-        route=route_pattern(route.path) if route is not None else None,
+        method=logged_as[0] if logged_as else request.method,
+        path=logged_as[1] if logged_as else request.path,
+        route=logged_as[1] if logged_as else route_pattern(route.path) if route is not None else None,
         known_query=known,
         args=args,
         status=response.status,

@@ -15,7 +15,7 @@ MAX_LIMIT = 100
 DEFAULT_WINDOW = timedelta(hours=24)
 MAX_WINDOW = timedelta(days=31)
 STATUS_CLASSES = {"2xx": 2, "3xx": 3, "4xx": 4, "5xx": 5}
-METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "SMTP")  # SMTP: a submission
 FILTERS = ("status_class", "status", "method", "path", "api_key_id", "error_code", "idempotency_key", "message_id",
            "mode", "since", "until", "limit", "after", "before",
            "tenant_id")  # accepted and discarded: the tenant is the key's

@@ -139,4 +139,8 @@ def message_ids(body: Any) -> list[str]:
         ids = holder.get("MessageIds")
         if isinstance(ids, list):
             found.extend(i for i in ids if isinstance(i, str))
+    # The internal send route's answer (an SMTP submission): one entry per message.
+    for message in body.get("Messages") or []:
+        if isinstance(message, dict) and isinstance(message.get("MessageId"), str):
+            found.append(message["MessageId"])
     return list(dict.fromkeys(found))
