@@ -5,64 +5,27 @@ while the others still read."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import secrets
-import time
 
-import httpx
 import pytest
 import redis
 from prometheus_client import REGISTRY
-from prometheus_client.parser import text_string_to_metric_families
 from tortoise.transactions import in_transaction
 
 from models.outbox import backlog
 from models.platform.message import Message
 from tasks.gauges import Stream, read_all, read_database, read_queues, read_stream
+from tests.fixtures.metrics import samples, scrape, value
+from tests.fixtures.polling import until
 
 # Every label name a Herald metric may carry: none of them can hold an account, an address or free text.
 BOUNDED_LABELS = {"system", "method", "route", "status", "channel", "provider", "outcome", "kind", "result",
                   "queue", "state", "stream", "group", "reading", "reason", "le"}
 
 
-def samples(text: str) -> list[tuple[str, dict[str, str], float]]:
-    return [(sample.name, sample.labels, sample.value)
-            for family in text_string_to_metric_families(text) for sample in family.samples]
-
-
-def value(text: str, name: str, **labels: str) -> float:
-    """The sum of ``name``'s samples whose labels include ``labels`` (0 when none)."""
-    return sum(found for sample, sample_labels, found in samples(text)
-               if sample == name and labels.items() <= sample_labels.items())
-
-
-async def scrape(url: str, until=lambda text: True, seconds: float = 30.0) -> str:
-    """The exporter's text once ``until`` holds of it (the worker's exporter starts with the worker)."""
-    deadline = time.monotonic() + seconds
-    text = ""
-    async with httpx.AsyncClient(timeout=5) as client:
-        while time.monotonic() < deadline:
-            try:
-                text = (await client.get(url)).text
-            except httpx.HTTPError:
-                text = ""
-            if text and until(text):
-                return text
-            await asyncio.sleep(0.2)
-    raise AssertionError(f"{url} did not show what was awaited within {seconds}s:\n{text[-3000:]}")
-
-
-async def sent(message_ids: list[str], seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while await Message.filter(public_id__in=message_ids, status="sent").count() < len(message_ids):
-        assert time.monotonic() < deadline, f"{message_ids} not all sent within {seconds}s"
-        await asyncio.sleep(0.1)
-
-
-@pytest.fixture
-def worker_metrics(pipeline, worker_metrics_port) -> str:
-    return f"http://127.0.0.1:{worker_metrics_port}/"
+async def all_sent(message_ids: list[str]) -> bool:
+    return await Message.filter(public_id__in=message_ids, status="sent").count() == len(message_ids)
 
 
 async def test_a_send_moves_the_platform_and_worker_counters_and_no_label_names_the_account(
@@ -79,7 +42,7 @@ async def test_a_send_moves_the_platform_and_worker_counters_and_no_label_names_
     replay = await platform.post("/v1/sms/send", json=body, headers=headers)
     assert replay.json()["MessageIds"] == answer.json()["MessageIds"]
     assert replay.json()["ReusedIdempotency"] is True
-    await sent(answer.json()["MessageIds"])
+    await until(lambda: all_sent(answer.json()["MessageIds"]), 20, "both messages sent")
 
     served = (await platform.get("/metrics")).text
     # Two recipients, two messages; the replay wrote nothing and counts nothing.
