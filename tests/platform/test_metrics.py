@@ -62,11 +62,15 @@ async def test_a_send_moves_the_platform_and_worker_counters_and_no_label_names_
 
 
 async def test_the_worker_exporter_shows_backlogs_queues_streams_and_connections(worker_metrics):
-    text = await scrape(worker_metrics, lambda text: "herald_database_connections{" in text)
+    systems = {"platform", "identity", "crm", "pages", "runtime", "mail"}
+
+    def read(text: str, name: str) -> set[str]:  # the systems a gauge has a reading of
+        return {labels["system"] for found, labels, _ in samples(text) if found == name}
+
+    # The first round reads the systems one after the other: wait for the whole round.
+    text = await scrape(worker_metrics, lambda text: read(text, "herald_database_connections") == systems)
     shown = {(name, tuple(sorted(labels.items()))) for name, labels, _ in samples(text)}
-    for system in ("platform", "identity", "crm", "pages", "runtime", "mail"):
-        assert ("herald_outbox_backlog", (("system", system),)) in shown
-        assert ("herald_outbox_relay_lag_seconds", (("system", system),)) in shown
+    assert read(text, "herald_outbox_backlog") == read(text, "herald_outbox_relay_lag_seconds") == systems
     # The reading's own statement is running when pg_stat_activity is read.
     assert value(text, "herald_database_connections", system="platform", state="active") >= 1
     assert ("herald_queue_depth", (("queue", "email"), ("state", "ready"))) in shown
