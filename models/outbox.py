@@ -64,3 +64,13 @@ def insert_sql(actor: ActorRef, source: str, arg: str = "id", delay_ms: str = "0
     return (f"INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
             f"SELECT '{actor.name}', '{actor.queue.value}', jsonb_build_array({arg}), {delay_ms}, now() "
             f"FROM {source}")
+
+
+async def backlog(conn: BaseDBAsyncClient, cap: int) -> tuple[int, float]:
+    """The rows not relayed yet (counted up to ``cap``, so a huge backlog costs no more than a
+    bounded scan) and the age in seconds of the oldest (0 when none waits): one statement, the
+    same walk in id order as the relay's claim (schedules/relay.py)."""
+    [row] = await conn.execute_query_dict(
+        "SELECT count(*)::bigint AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS lag "
+        "FROM (SELECT created_at FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1) AS waiting", [cap])
+    return int(row["n"]), max(0.0, float(row["lag"]))

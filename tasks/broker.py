@@ -10,7 +10,8 @@ from dramatiq.brokers.redis import RedisBroker
 
 from kit.errors import exit_on_config_error
 from kit.settings import Settings, get_settings
-from tasks.middleware import EventLoopResources, JobLogContext, QueueDepth
+from tasks.gauges import Gauges
+from tasks.middleware import EventLoopResources, JobLogContext
 from tasks.wake import WakeableRedisBroker, heartbeat_timeout_ms
 from kit.actors import Queue, systems_with_outbox
 
@@ -23,7 +24,8 @@ def build_broker(settings: Settings) -> RedisBroker:
     broker = WakeableRedisBroker(url=settings.require_redis_url(), namespace=NAMESPACE,
                                  heartbeat_timeout=heartbeat_timeout_ms(settings.worker_poll_ms))
     broker.add_middleware(JobLogContext())
-    broker.add_middleware(EventLoopResources(settings, sorted({"platform", "identity", *systems_with_outbox()})))
+    systems = sorted({"platform", "identity", *systems_with_outbox()})
+    broker.add_middleware(EventLoopResources(settings, systems))
     if settings.worker_metrics_port is not None:
         metrics_env = settings.worker_env()
         Path(metrics_env["dramatiq_prom_db"]).mkdir(parents=True, exist_ok=True)
@@ -32,7 +34,7 @@ def build_broker(settings: Settings) -> RedisBroker:
         from dramatiq.middleware.prometheus import Prometheus
 
         broker.add_middleware(Prometheus())
-        broker.add_middleware(QueueDepth([queue.value for queue in Queue]))
+        broker.add_middleware(Gauges(settings, [queue.value for queue in Queue], systems))
     if settings.sentry_dsn:
         from sentry_sdk.integrations.dramatiq import DramatiqIntegration
 

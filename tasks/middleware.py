@@ -5,14 +5,9 @@
   and closed after running actors have finished, before the loop stops.
 - :class:`JobLogContext`: each message's logging context (kit/logs.py): every line an actor writes
   names its job (the message id), its actor and, when the message carries one, the request id.
-- :class:`QueueDepth`: each queue's backlog (ready, delayed, dead-lettered), refreshed by a
-  thread in every worker process and exported with Dramatiq's Prometheus middleware.
 """
 
 from __future__ import annotations
-
-import logging
-import threading
 
 import dramatiq
 from dramatiq.asyncio import get_event_loop_thread
@@ -20,8 +15,6 @@ from dramatiq.middleware import AsyncIO
 
 from kit import logs
 from kit.settings import Settings
-
-log = logging.getLogger("herald.worker")
 
 
 class EventLoopResources(AsyncIO):
@@ -69,39 +62,3 @@ class JobLogContext(dramatiq.Middleware):
 
     def after_skip_message(self, broker, message):
         logs.clear()
-
-
-class QueueDepth(dramatiq.Middleware):
-    INTERVAL = 5.0
-
-    def __init__(self, queues: list[str]):
-        self.queues = queues
-        self._stop = threading.Event()
-
-    def after_worker_boot(self, broker, worker):
-        from prometheus_client import Gauge
-
-        self.gauge = Gauge("herald_queue_depth", "Messages in a queue by state", ["queue", "state"],
-                           multiprocess_mode="max")
-        threading.Thread(target=self._refresh, args=(broker,), name="queue-depth", daemon=True).start()
-
-    def before_worker_shutdown(self, broker, worker):
-        self._stop.set()
-
-    def _refresh(self, broker) -> None:
-        while not self._stop.wait(self.INTERVAL):
-            try:
-                pipe = broker.client.pipeline(transaction=False)
-                for queue in self.queues:
-                    base = f"{broker.namespace}:{queue}"
-                    pipe.llen(base)
-                    pipe.hlen(f"{base}.DQ.msgs")
-                    pipe.zcard(f"{base}.XQ")
-                counts = pipe.execute()
-                for index, queue in enumerate(self.queues):
-                    ready, delayed, dead = counts[3 * index:3 * index + 3]
-                    self.gauge.labels(queue, "ready").set(ready)
-                    self.gauge.labels(queue, "delayed").set(delayed)
-                    self.gauge.labels(queue, "dead").set(dead)
-            except Exception as exc:  # noqa: BLE001 - metrics must never take a worker down
-                log.debug("queue depth refresh failed: %r", exc)

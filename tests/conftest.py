@@ -142,13 +142,22 @@ async def platform(servers) -> AsyncIterator[httpx.AsyncClient]:
 
 
 @pytest.fixture(scope="session")
-async def pipeline(services, servers, tmp_path_factory):
+def worker_metrics_port() -> int:
+    """The port of the session pipeline's worker exporter (WORKER_METRICS_PORT: Dramatiq's Prometheus
+    middleware and tasks/gauges.py), which the metrics tests scrape."""
+    from tests.fixtures.harness import free_port
+
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+async def pipeline(services, servers, tmp_path_factory, worker_metrics_port):
     """A worker and a scheduler (with the platform's outbox relay) for the run's shared databases.
     The identity outbox is left to the identity e-mail tests' own scheduler and worker
     (tests/identity/test_email.py), which carry the mail credential and watch every attempt.
     The worker holds a mail credential as `herald up`'s does (IDENTITY_MAIL_KEY, a test key of an
     account of its own), so the platform's own e-mails (alert firings) go out whichever relay
-    claims them."""
+    claims them, and its metrics exporter is on, as in production (:func:`worker_metrics_port`)."""
     from app.platform.api_key.service import create_key
     from app.platform.tenant.service import create_tenant
     from models.platform.api_key import KeyKind
@@ -158,7 +167,7 @@ async def pipeline(services, servers, tmp_path_factory):
     _, mail_key = await create_key(mailer.public_id, "platform mail", ["email:send"], KeyKind.TEST)
     log_dir = tmp_path_factory.mktemp("pipeline")
     env = {**services.env, "WORKER_THREADS": "4", "RELAY_SYSTEMS": "platform", "IDENTITY_MAIL_KEY": mail_key,
-           "IDENTITY_MAIL_FROM": "alerts@sandbox.herald.test"}
+           "IDENTITY_MAIL_FROM": "alerts@sandbox.herald.test", "WORKER_METRICS_PORT": str(worker_metrics_port)}
     roles = [Process("worker", ["worker"], env, log_dir), Process("scheduler", ["scheduler"], env, log_dir)]
     yield services.sink_dir
     for role in roles:

@@ -31,6 +31,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
+from kit.metrics import BOUNCES, DELIVERY_REPORTS
 from models.platform.events import fanout_sql, message_data_sql
 from models.platform.message import MessageStatus, finish
 from models.platform.report import rollup_sql
@@ -114,13 +115,25 @@ async def apply_return(conn: BaseDBAsyncClient, message_pk: int, kind: Kind, rea
     soft bounce, whether the entry was written). ``reason`` is the timeline's plain words."""
     entry = json.dumps({"Reason": reason, **detail})
     if kind is Kind.SOFT:
-        return bool(await conn.execute_query_dict(_NOTE, [message_pk, entry]))
+        return _counted(kind, bool(await conn.execute_query_dict(_NOTE, [message_pk, entry])))
     sources, target, suppression = MOVES[kind]
     failure = reason if kind is not Kind.DELIVERED else None
     moved = bool(await conn.execute_query_dict(_MOVE, [message_pk, list(sources), target, failure, entry]))
     if moved and suppression is not None:
         await suppress_recipient(conn, message_pk, suppression)
-    return moved
+    return _counted(kind, moved)
+
+
+def _counted(kind: Kind, acted: bool) -> bool:
+    """Count a return that acted (kit/metrics.py). Counted when its statement ran: the caller's
+    transaction is committed by the caller, and in the rare case it then rolls back, the report is
+    counted once more when it is sent again."""
+    if acted:
+        if kind is Kind.DELIVERED:
+            DELIVERY_REPORTS.inc()
+        else:
+            BOUNCES.labels(kind.value).inc()
+    return acted
 
 
 async def keep_unmatched(conn: BaseDBAsyncClient, recipient: str, kind: str, reason: str,
@@ -144,4 +157,4 @@ async def bounce_at_handoff(message_pk: int, provider: str | None, answer: str) 
                              failure_reason=f"Bounced: {answer}", detail={"Reason": reason, "Kind": Kind.HARD.value})
         if moved:
             await suppress_recipient(conn, message_pk, Reason.BOUNCE)
-    return moved
+    return _counted(Kind.HARD, moved)

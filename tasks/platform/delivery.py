@@ -22,7 +22,8 @@ The actor gets a message id and:
    Any other exception of a provider (a bug, an answer it did not expect) is retried like a
    transient error and fails the message once the attempts are spent; its reason names only the
    exception's type (the traceback is logged for the operator).
-Each step is a transition of the message that also appends to its timeline.
+Each step is a transition of the message that also appends to its timeline. Each attempt's outcome
+and the provider call's time are counted for the worker's exporter (kit/metrics.py).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import contextlib
 import functools
 import json
 import logging
+import time
 from collections import OrderedDict
 from email.utils import parseaddr
 
@@ -39,6 +41,7 @@ from tortoise import connections
 
 from kit import verp
 from kit.actors import Actor
+from kit.metrics import DELIVERIES, NO_PROVIDER, PROVIDER_CALL_SECONDS
 from kit.sealing import PLATFORM
 from kit.settings import get_settings
 from models.platform.device import forget_device
@@ -172,6 +175,7 @@ async def _deliver_claimed(connection, message: dict, facts: dict) -> str:
     if reason is not None:
         await finish(connection, message_pk, MessageStatus.FAILED, failure_reason=reason,
                      detail={"Reason": reason})
+        counted(message["channel"], None, "refused")
         return "failed"
     channel, tenant_pk, live = message["channel"], message["tenant_id"], message["mode"] != "test"
     platform = facts["device_platform"]  # push: the registered device's, None for an unknown token
@@ -189,12 +193,12 @@ async def _deliver_claimed(connection, message: dict, facts: dict) -> str:
     try:
         provider = providers().for_message(channel, message["mode"], tenant_config)
         provider_key = provider.key
-        receipt = await provider.send(outgoing)
+        receipt = await _timed_send(provider, channel, outgoing)
     except TransientProviderError as error:
         return await _retry_or_give_up(connection, message, provider_key, str(error), error.retry_after)
     except RecipientBounced as error:  # a hard bounce at hand-off (docs/bounces.md)
         await bounce_at_handoff(message_pk, provider_key, str(error))
-        return "bounced"
+        return counted(channel, provider_key, "bounced")
     except (PermanentProviderError, ProviderConfigError) as error:
         detail = {"Reason": str(error)}
         if isinstance(error, InvalidDeviceToken):
@@ -204,7 +208,7 @@ async def _deliver_claimed(connection, message: dict, facts: dict) -> str:
                       error)
         await finish(connection, message_pk, MessageStatus.FAILED, provider=provider_key,
                      failure_reason=f"{type(error).__name__}: {error}", detail=detail)
-        return "failed"
+        return counted(channel, provider_key, "failed")
     except Exception as error:  # noqa: BLE001 - a provider's bug or an answer it did not expect
         log.exception("unexpected error from the %s provider (message %s, attempt %d)", provider_key or channel,
                       message["public_id"], message["attempts"])
@@ -218,7 +222,22 @@ async def _deliver_claimed(connection, message: dict, facts: dict) -> str:
     await finish(connection, message_pk, MessageStatus.SENT, provider=provider_key,
                  provider_message_id=str(receipt.provider_message_id)[:255],
                  detail={"Provider": provider_key, **reported})
-    return "sent"
+    return counted(channel, provider_key, "sent")
+
+
+async def _timed_send(provider, channel: str, outgoing: Outgoing):
+    """The provider's call, its time observed whatever it answered or raised."""
+    started = time.perf_counter()
+    try:
+        return await provider.send(outgoing)
+    finally:
+        PROVIDER_CALL_SECONDS.labels(channel, provider.key).observe(time.perf_counter() - started)
+
+
+def counted(channel: str, provider_key: str | None, outcome: str) -> str:
+    """``outcome`` of one delivery attempt, counted (kit/metrics.py: DELIVERIES) and handed back."""
+    DELIVERIES.labels(channel, provider_key or NO_PROVIDER, outcome).inc()
+    return outcome
 
 
 async def _retry_or_give_up(connection, message: dict, provider_key: str | None, reason: str,
@@ -230,8 +249,9 @@ async def _retry_or_give_up(connection, message: dict, provider_key: str | None,
         await finish(connection, message["id"], MessageStatus.FAILED, provider=provider_key,
                      failure_reason=f"ProviderError: gave up after {MAX_ATTEMPTS} attempts: {reason}",
                      detail={"Reason": reason, "Attempts": message["attempts"]})
-        return "failed"
+        return counted(message["channel"], provider_key, "failed")
     await defer(connection, message["id"], delay, reason)
+    counted(message["channel"], provider_key, "deferred")
     raise retry_in(delay, reason) from None
 
 

@@ -14,6 +14,8 @@
    schedules/platform/webhooks.py), or ``failed`` after the last one; the breaker's counters; and an endpoint without success for
    DISABLE_AFTER is disabled, with a ``webhook.endpoint.disabled`` event.
 
+What each claimed delivery became is counted for the worker's exporter (kit/metrics.py).
+
 Every function takes ``now`` so tests can move the clock without waiting.
 """
 
@@ -33,6 +35,7 @@ from tortoise.transactions import in_transaction
 
 from kit import egress
 from kit.actors import Actor
+from kit.metrics import WEBHOOK_ATTEMPTS, WEBHOOK_DELIVERIES
 from kit.settings import get_settings
 from kit.timestamps import iso
 from kit.webhooks import EVENT_HEADER, signed_headers
@@ -160,10 +163,12 @@ async def deliver(delivery_pk: int, *, now: datetime | None = None, allow_loopba
         await connection.execute_query(
             "UPDATE webhook_deliveries SET status = 'failed', lease_until = NULL, next_attempt_at = NULL, "
             "last_error = 'the endpoint is disabled', updated_at = $2 WHERE id = $1", [delivery_pk, now])
+        WEBHOOK_DELIVERIES.labels("endpoint_disabled").inc()
         return "failed"
     wait_until = await _breaker_wait(connection, row, now)
     if wait_until is not None:
         await connection.execute_query(LEASED.release_sql("updated_at = $3"), [delivery_pk, wait_until, now])
+        WEBHOOK_DELIVERIES.labels("postponed").inc()
         return "postponed"
 
     endpoint = await WebhookEndpoint.get(id=row["endpoint_id"])
@@ -179,7 +184,10 @@ async def deliver(delivery_pk: int, *, now: datetime | None = None, allow_loopba
     async with holding(connection, LEASED, delivery_pk, row["attempts"], LEASE_SECONDS):
         result = await post(endpoint.url, body, headers, allow_loopback=allow_loopback)
     async with in_transaction("platform") as tx:
-        await record(tx, row, result, now)
+        status = await record(tx, row, result, now)
+    WEBHOOK_ATTEMPTS.labels(result.outcome.value).inc()
+    if status is not None:
+        WEBHOOK_DELIVERIES.labels(COUNTED[status]).inc()
     log.info("webhook %s to %s: attempt %d %s %s", row["public_id"], endpoint.public_id, row["attempts"] + 1,
              result.outcome.value, result.status_code or result.error or "")
     return result.outcome.value
@@ -198,8 +206,13 @@ async def _breaker_wait(connection, row: dict, now: datetime) -> datetime | None
     return now + timedelta(seconds=PROBE_SECONDS)
 
 
-async def record(tx, row: dict, result: Result, now: datetime) -> None:
-    """The attempt, the delivery's new state and the endpoint's health, in the caller's transaction.
+# A delivery's state after an attempt, as herald_webhook_deliveries_total names it.
+COUNTED = {DeliveryStatus.SUCCEEDED: "delivered", DeliveryStatus.PENDING: "retried", DeliveryStatus.FAILED: "failed"}
+
+
+async def record(tx, row: dict, result: Result, now: datetime) -> DeliveryStatus | None:
+    """The attempt, the delivery's new state and the endpoint's health, in the caller's transaction;
+    the delivery's new state (None when the endpoint was deleted meanwhile, with its deliveries).
 
     The endpoint row is locked first, as deleting an endpoint does (then its deliveries): the
     same order everywhere, so a delete during an attempt waits instead of deadlocking."""
@@ -214,7 +227,7 @@ async def record(tx, row: dict, result: Result, now: datetime) -> None:
             _ENDPOINT_FAILED, [row["endpoint_id"], now, BREAKER_THRESHOLD, float(BREAKER_COOLDOWN),
                                float(BREAKER_MAX_COOLDOWN)])
     if not endpoint:
-        return  # deleted meanwhile, with its deliveries
+        return None  # deleted meanwhile, with its deliveries
     delay = None if succeeded or row["one_shot"] else RETRIES.delay(attempts)
     if succeeded:
         status, next_at = DeliveryStatus.SUCCEEDED, None
@@ -235,6 +248,8 @@ async def record(tx, row: dict, result: Result, now: datetime) -> None:
     [health] = endpoint
     if not succeeded and health["enabled"] and health["failing_since"] <= now - DISABLE_AFTER:
         await disable(tx, row["endpoint_id"], health, now)
+        return DeliveryStatus.FAILED  # disable() failed the pending deliveries, this one with them
+    return status
 
 
 async def disable(tx, endpoint_pk: int, endpoint: dict, now: datetime) -> None:

@@ -4,3 +4,4 @@
 from tests.fixtures.platform import *  # noqa: F401,F403
 from tests.fixtures.webhooks import *  # noqa: F401,F403
 from tests.fixtures.providers import *  # noqa: F401,F403
+from tests.fixtures.metrics import *  # noqa: F401,F403

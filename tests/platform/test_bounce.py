@@ -2,7 +2,7 @@
 leaves with a VERP return path as its envelope sender; a local SMTP server answering 550 at RCPT
 bounces a message and suppresses its address; a DSN posted to the returns intake (as Herald's
 SMTP server posts it) bounces another and a delivery DSN delivers one; an ARF report complains a
-third; each with its webhook delivered; forged reports (wrong tag, wrong recipient, too old, not a
+third; each with its webhook delivered and counted on /metrics by kind; forged reports (wrong tag, wrong recipient, too old, not a
 report) change nothing and are kept as unmatched; a later send to a suppressed address is refused."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from models.platform.returns import UnmatchedReturn
 from models.platform.suppression import Suppression
 from models.platform.tenant import Tenant
 from tests.fixtures.identity import service_headers
+from tests.fixtures.metrics import scrape, value
 from tests.fixtures.polling import until
 from tests.fixtures.provider_servers import SmtpInbox, smtp_server
 from tests.fixtures.webhooks import register
@@ -161,7 +162,9 @@ def return_path(message_id: str, domain: str) -> str:
 
 
 async def test_mail_that_comes_back_moves_messages_suppresses_and_tells_webhooks(platform, mailer, inbox, receiver,
-                                                                                pipeline, settings):
+                                                                                pipeline, settings, worker_metrics):
+    returns_before = (await platform.get("/metrics")).text
+    handoff_before = await scrape(worker_metrics)
     await register(platform, mailer, receiver.url,
                    EventTypes=["email.bounced", "email.complained", "email.delivered"])
     tag = secrets.token_hex(3)
@@ -242,6 +245,26 @@ async def test_mail_that_comes_back_moves_messages_suppresses_and_tells_webhooks
     for row in await ReportCounter.filter(tenant__public_id=mailer.tenant_id, channel="email"):
         counted[row.status] = counted.get(row.status, 0) + row.count
     assert counted.get("bounced") == 2 and counted.get("complained") == 2 and counted.get("delivered") == 1, counted
+
+    # And /metrics counts them by kind (kit/metrics.py): the reports read by the platform, the refusal at
+    # hand-off by the worker.
+    returns = (await platform.get("/metrics")).text
+    for name, labels, more in (("herald_bounces_total", {"kind": "hard"}, 1),
+                               ("herald_bounces_total", {"kind": "soft"}, 1),
+                               ("herald_bounces_total", {"kind": "complaint"}, 2),
+                               ("herald_delivery_reports_total", {}, 1)):
+        assert value(returns, name, **labels) == value(returns_before, name, **labels) + more, (name, labels)
+    # The five webhooks the receiver got (two bounced, a delivered, two complained) are counted by the
+    # worker once their attempts are recorded, just after the receiver has them.
+    delivered_before = value(handoff_before, "herald_webhook_deliveries_total", outcome="delivered")
+    handoff = await scrape(worker_metrics, lambda text: value(
+        text, "herald_webhook_deliveries_total", outcome="delivered") >= delivered_before + 5)
+    assert value(handoff, "herald_webhook_attempts_total", result="succeeded") >= value(
+        handoff_before, "herald_webhook_attempts_total", result="succeeded") + 5
+    assert value(handoff, "herald_bounces_total", kind="hard") >= value(handoff_before, "herald_bounces_total",
+                                                                         kind="hard") + 1
+    assert value(handoff, "herald_deliveries_total", channel="email", provider="smtp", outcome="bounced") >= \
+        value(handoff_before, "herald_deliveries_total", channel="email", provider="smtp", outcome="bounced") + 1
 
     # 5. A later send to a suppressed address is refused at accept.
     again = await platform.post("/v1/emails/send", headers=mailer.headers, json=send_body(mailer, bounced))

@@ -40,6 +40,7 @@ from tortoise.transactions import in_transaction
 from app.platform.api_key.principal import Principal
 from app.platform.message import service
 from app.platform.message.service import Item, Outcome
+from kit.metrics import MESSAGES_ACCEPTED
 
 IN_FLIGHT = 4
 MAX_MESSAGES = 200
@@ -175,10 +176,16 @@ class SendCoalescer:
         SENDS_PER_STATEMENT.labels(shape.channel).observe(requests)
         if service.needs_transaction(shape.principal, items):  # it may free a claimed key: all or nothing
             async with in_transaction(shape.conn.connection_name) as conn:
-                return await service.accept(conn, shape.principal, shape.channel, shape.operation, items,
+                outcomes = await service.accept(conn, shape.principal, shape.channel, shape.operation, items,
+                                                compare_bodies=shape.compare_bodies)
+        else:
+            outcomes = await service.accept(shape.conn, shape.principal, shape.channel, shape.operation, items,
                                             compare_bodies=shape.compare_bodies)
-        return await service.accept(shape.conn, shape.principal, shape.channel, shape.operation, items,
-                                    compare_bodies=shape.compare_bodies)
+        # Counted once committed, and only what this statement wrote: not a replay's ids, not a refused item.
+        written = sum(len(outcome.message_ids) for outcome in outcomes if not outcome.reused)
+        if written:
+            MESSAGES_ACCEPTED.labels(shape.channel).inc(written)
+        return outcomes
 
 
 def _take(shape: _Shape) -> list[_Waiting]:
