@@ -215,7 +215,8 @@ def secret_key_list(value: str | None) -> tuple[str, ...]:
     keys = tuple(key.strip() for key in value.split(","))
     for position, key in enumerate(keys, 1):
         if len(key) < 32:
-            raise ConfigError("SECRET_KEY", f"key {position} of the comma-separated list must be at least 32 characters")
+            raise ConfigError("SECRET_KEY",
+                              f"key {position} of the comma-separated list must be at least 32 characters")
     if len(set(keys)) != len(keys):
         raise ConfigError("SECRET_KEY", "lists the same key twice")
     return keys

@@ -34,31 +34,31 @@ def new_contact_id() -> str:
     return public_id(PREFIX)
 
 
-def _pii_purpose(tenant: str) -> str:
+def pii_purpose(tenant: str) -> str:
     return f"contact-pii:{tenant}"
 
 
-def _index_purpose(tenant: str) -> str:
+def index_purpose(tenant: str) -> str:
     return f"contact-index:{tenant}"
 
 
 def seal(tenant: str, value: str | None) -> str | None:
-    return None if value is None else SEALER.seal_text(_pii_purpose(tenant), value.encode())
+    return None if value is None else SEALER.seal_text(pii_purpose(tenant), value.encode())
 
 
 def unseal(tenant: str, sealed: str | None) -> str | None:
-    return None if sealed is None else SEALER.unseal_text(_pii_purpose(tenant), sealed).decode()
+    return None if sealed is None else SEALER.unseal_text(pii_purpose(tenant), sealed).decode()
 
 
 def blind_index(tenant: str, kind: str, normalized: str | None) -> str | None:
     """The keyed digest of a normalized e-mail or phone, as stored (``kind``: email or phone)."""
-    return None if normalized is None else SEALER.keyed_digest(_index_purpose(tenant), f"{kind}:{normalized}")
+    return None if normalized is None else SEALER.keyed_digest(index_purpose(tenant), f"{kind}:{normalized}")
 
 
 def blind_indexes(tenant: str, kind: str, normalized: str | None) -> list[str]:
     """What a stored index of the value may be: its digest under every key of SECRET_KEY, newest
     first (none for no value); lookups match any of them."""
-    return [] if normalized is None else SEALER.keyed_digests(_index_purpose(tenant), f"{kind}:{normalized}")
+    return [] if normalized is None else SEALER.keyed_digests(index_purpose(tenant), f"{kind}:{normalized}")
 
 
 class Contact(Model):
