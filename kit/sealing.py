@@ -78,20 +78,24 @@ def secret_keys() -> tuple[str, ...]:
 
 
 class Sealer:
-    """Sealing and signing for one system. ``secret_key``, where a method takes one, is the only key
-    it uses (tests, a value known to be under one key); by default it seals and signs with the
-    newest key of the process's SECRET_KEY and opens and verifies with each of them."""
+    """Sealing and signing for one system: with the newest of ``secret_keys`` (newest first; default
+    the process's SECRET_KEY), opening and verifying with each of them. ``secret_key``, where a
+    method takes one, is then the only key it uses (a value known to be under one key)."""
 
-    def __init__(self, system: str):
+    def __init__(self, system: str, secret_keys: tuple[str, ...] | None = None):
         self.system = system
+        self.secret_keys = secret_keys
+
+    def _secrets(self) -> tuple[str, ...]:
+        return self.secret_keys or secret_keys()
 
     def key(self, purpose: str, secret_key: str | None = None) -> bytes:
         """The key of ``purpose`` under ``secret_key`` (default: the newest)."""
-        return derive_key(secret_key or get_settings().require_secret_key(), self.system, purpose)
+        return derive_key(secret_key or self._secrets()[0], self.system, purpose)
 
     def keys(self, purpose: str) -> list[bytes]:
-        """The keys of ``purpose`` under every key of SECRET_KEY, newest first."""
-        return [derive_key(secret, self.system, purpose) for secret in secret_keys()]
+        """The keys of ``purpose`` under every key, newest first."""
+        return [derive_key(secret, self.system, purpose) for secret in self._secrets()]
 
     def _opening_keys(self, purpose: str, secret_key: str | None) -> list[bytes]:
         return [self.key(purpose, secret_key)] if secret_key else self.keys(purpose)
