@@ -97,9 +97,6 @@ class Sealer:
         """The keys of ``purpose`` under every key, newest first."""
         return [derive_key(secret, self.system, purpose) for secret in self._secrets()]
 
-    def _opening_keys(self, purpose: str, secret_key: str | None) -> list[bytes]:
-        return [self.key(purpose, secret_key)] if secret_key else self.keys(purpose)
-
     def seal(self, purpose: str, plaintext: bytes, secret_key: str | None = None) -> bytes:
         nonce = os.urandom(12)
         return nonce + _cipher(self.key(purpose, secret_key)).encrypt(nonce, plaintext, purpose.encode())
@@ -107,9 +104,10 @@ class Sealer:
     def opened(self, purpose: str, blob: bytes, secret_key: str | None = None) -> tuple[bytes, int]:
         """The plaintext and the position in SECRET_KEY of the key that opened it (0: the newest)."""
         blob = bytes(blob)
-        for position, key in enumerate(self._opening_keys(purpose, secret_key)):
+        # Derived as they are tried: a value under the newest key costs one derivation (cached), as before.
+        for position, secret in enumerate((secret_key,) if secret_key else self._secrets()):
             try:
-                return _cipher(key).decrypt(blob[:12], blob[12:], purpose.encode()), position
+                return _cipher(self.key(purpose, secret)).decrypt(blob[:12], blob[12:], purpose.encode()), position
             except InvalidTag:
                 continue
         raise SealError("sealed value cannot be opened with any key of SECRET_KEY")

@@ -5,8 +5,9 @@
 ``tag`` is the first 16 hex characters of an HMAC-SHA256 of the message id under a key derived
 from SECRET_KEY for this purpose alone (kit.sealing: one key per purpose). Only Herald can make a
 valid address, so a bounce or a complaint sent to a made-up one acts on nothing. A tag made under an
-older key of SECRET_KEY (a bounce of a message sent before a rotation) is still valid while that key is listed. Everything is
-lower case and read back case-insensitively: mail systems may change the case of a local part.
+older key of SECRET_KEY (a bounce of a message sent before a rotation) stays valid while that key is
+listed. Everything is lower case and read back case-insensitively: mail systems may change the case
+of a local part.
 """
 
 from __future__ import annotations

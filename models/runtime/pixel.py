@@ -95,7 +95,7 @@ def _opened(token: str) -> Credential | None:
     body, _, mac = rest.partition(".")
     if prefix != CREDENTIAL_PREFIX or not body or not mac:
         return None
-    # Under any key of SECRET_KEY: a credential pasted into a site before a rotation works while its key is listed.
+    # Under any key of SECRET_KEY: one pasted into a site before a rotation works while its key is listed.
     if not any(hmac.compare_digest(_mac(body, key), mac) for key in SEALER.keys(PURPOSE)):
         return None
     try:
