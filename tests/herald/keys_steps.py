@@ -5,7 +5,8 @@ services the API and the CLI call; each prints one JSON object (herald/admin.py 
     seal                  under the process's key: a tenant, a provider configuration, a sender domain,
                           a CRM contact and a user's recovery codes
     recover USER CODE     whether the user's recovery code is accepted
-    lookup EMAIL          the CRM contacts a listing by e-mail and an upsert of the e-mail find
+    lookup EMAIL USER CODE   the CRM contacts a listing by e-mail and an upsert of the e-mail find,
+                          and whether the user's recovery code is accepted
 """
 
 from __future__ import annotations
@@ -47,12 +48,13 @@ async def recover(user_id: str, code: str) -> dict:
     return {"Accepted": await consume_recovery_code(connections.get("identity"), user, code)}
 
 
-async def lookup(email: str) -> dict:
+async def lookup(email: str, user_id: str, code: str) -> dict:
     conn = connections.get("crm")
     page = KeysetPage(10, None, get_settings().require_secret_keys())
     listed = await contacts.list_contacts(conn, CRM_TENANT, page, q=email, list_id=None)
     row, created = await contacts.upsert(conn, CRM_TENANT, ContactWrite(email=email))
-    return {"Listed": [item.public_id for item in listed.items], "Upserted": row.public_id, "Created": created}
+    return {"Listed": [item.public_id for item in listed.items], "Upserted": row.public_id, "Created": created,
+            **await recover(user_id, code)}
 
 
 STEPS = {"seal": seal, "recover": recover, "lookup": lookup}
