@@ -17,8 +17,9 @@ SECRET_KEY may list several keys, newest first (kit/settings.py), so it can be r
 stack: everything is sealed and signed with the newest, opened and verified with each in turn
 (newest first, so a value under the newest costs what it always did), and a digest stored or handed
 out under an older key still matches. :meth:`Sealer.reseal_text` / :meth:`Sealer.reseal` move a
-value to the newest key (``herald keys reseal``, herald/keys.py). What cannot follow a rotation and
-what losing the key costs: docs/operations.md, "Rotating SECRET_KEY".
+value to the newest key (``herald keys reseal``, herald/keys.py), for every column herald/sealed.py
+lists: a new sealed column is added there. What cannot follow a rotation and what losing the key
+costs: docs/operations.md, "Rotating SECRET_KEY".
 """
 
 from __future__ import annotations
