@@ -85,6 +85,34 @@ def test_cursors_and_request_log_entries_of_the_old_key_open_under_the_list():
         stream.Sealer(NEW).open(entry)
 
 
+def test_every_column_named_as_sealed_is_in_the_catalogue_reseal_walks():
+    """A new ``*_sealed`` / ``*_enc`` / ``sealed_*`` column left out of herald/sealed.py would stay under
+    the old key and be lost when it is dropped (columns named otherwise are listed there by hand)."""
+    import importlib
+    import pkgutil
+
+    from tortoise.models import Model
+
+    from herald.sealed import CATALOGUE
+    from kit.systems import DATA_SYSTEMS
+
+    for system in DATA_SYSTEMS:
+        package = importlib.import_module(f"models.{system.name}")
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            if ".migrations" not in module.name:
+                importlib.import_module(module.name)
+
+    def models(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from models(sub)
+
+    listed = {(sealed.table, column) for tables in CATALOGUE.values() for sealed in tables for column in sealed.columns}
+    named = {(model._meta.db_table, name) for model in models(Model) if not model._meta.abstract
+             for name in model._meta.fields_map if name.endswith(("_sealed", "_enc")) or name.startswith("sealed_")}
+    assert named and named <= listed, named - listed
+
+
 def _record() -> stream.Record:
     from datetime import datetime, timezone
 
