@@ -183,7 +183,8 @@ async def test_a_stack_rotates_its_key(services, tmp_path):
 
         # A recovery code made under the old key: accepted while the old key is listed, not once it is gone.
         user, codes = sealed["UserId"], sealed["Codes"]
-        assert _run(stack, f"{NEW},{OLD}", "tests.herald.keys_steps", "recover", user, codes[0])[1] == {"Accepted": True}
+        accepted = _run(stack, f"{NEW},{OLD}", "tests.herald.keys_steps", "recover", user, codes[0])[1]
+        assert accepted == {"Accepted": True}
         # Under the new key alone the CRM finds the contact by e-mail: a listing, and an upsert that updates.
         code, found, stderr = _run(stack, NEW, "tests.herald.keys_steps", "lookup", email, user, codes[1])
         assert code == 0, stderr

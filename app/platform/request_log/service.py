@@ -126,7 +126,8 @@ def _matching(filters: LogFilters) -> Q:
 
 
 async def list_logs(conn: BaseDBAsyncClient, principal: LogReader, filters: LogFilters, *, since: datetime,
-                    until: datetime, limit: int, position: Position | None, secret_keys: tuple[str, ...]) -> Page[RequestLog]:
+                    until: datetime, limit: int, position: Position | None,
+                    secret_keys: tuple[str, ...]) -> Page[RequestLog]:
     """A page of records, newest first; ``next_cursor`` (None on the last page) pages on."""
     query = RequestLog.filter(_matching(filters), tenant_id=principal.tenant_pk, mode__in=list(principal.modes),
                               created_at__gte=since, created_at__lte=until).using_db(conn)
