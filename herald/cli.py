@@ -12,6 +12,7 @@
     herald tenant ... / key ... / flags ... / staff ...   operator commands (see herald/admin.py)
     herald domain ... / provider ...                      sending set-up (see herald/domains.py)
     herald credentials reset --operator | --demo-key      new start-up credentials (herald/credentials.py)
+    herald keys reseal | check [SYSTEM ...]               rotating SECRET_KEY (herald/keys.py)
 
 Every command but ``up`` run without a database in its environment uses the stack that
 ``herald up`` is running under ./var/ (herald/stack.py), or says that none is running.
@@ -165,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     from herald import credentials
 
     credentials.add_parsers(commands)
+    from herald import keys
+
+    keys.add_parsers(commands)
     return parser
 
 

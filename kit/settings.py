@@ -28,6 +28,8 @@ class Settings:
     database_url: str | None
     database_urls: dict[str, str]
     redis_url: str | None
+    # SECRET_KEY's newest key (what seals and signs); secret_keys: every listed key, newest first
+    # (what opens and verifies), so the key can be rotated on a running stack (docs/operations.md).
     secret_key: str | None
     sentry_dsn: str | None
     host: str
@@ -123,6 +125,7 @@ class Settings:
     # How every process writes its log (kit/logs.py, docs/observability.md): "json" lines (the default
     # with HERALD_ENV=production) or readable "text" (otherwise); LOG_FORMAT overrides either.
     log_format: str = "text"
+    secret_keys: tuple[str, ...] = ()
 
     def worker_env(self) -> dict[str, str]:
         """Environment of a `dramatiq` worker process. Dramatiq reads these at import, and its
@@ -158,9 +161,15 @@ class Settings:
         return replace_database(self.database_url, f"herald_{system}")
 
     def require_secret_key(self) -> str:
+        """The newest key: what seals and signs."""
         if not self.secret_key:
             raise ConfigError("SECRET_KEY", "is required (at least 32 characters)")
         return self.secret_key
+
+    def require_secret_keys(self) -> tuple[str, ...]:
+        """Every listed key, newest first: what opens and verifies."""
+        self.require_secret_key()
+        return self.secret_keys or (self.secret_key,)
 
     def require_service_token(self) -> str:
         if not self.service_token:
@@ -205,6 +214,25 @@ def installed_version() -> str:
         return "dev"
 
 
+def secret_key_list(value: str | None) -> tuple[str, ...]:
+    """SECRET_KEY as its keys, newest first: one key, or a comma-separated list while a key is
+    being rotated (docs/operations.md, "Rotating SECRET_KEY")."""
+    if value is None:
+        return ()
+    if "," not in value:  # taken exactly as it always was: a key that changed by a space would open nothing
+        if len(value) < 32:
+            raise ConfigError("SECRET_KEY", "must be at least 32 characters")
+        return (value,)
+    keys = tuple(key.strip() for key in value.split(","))
+    for position, key in enumerate(keys, 1):
+        if len(key) < 32:
+            raise ConfigError("SECRET_KEY",
+                              f"key {position} of the comma-separated list must be at least 32 characters")
+    if len(set(keys)) != len(keys):
+        raise ConfigError("SECRET_KEY", "lists the same key twice")
+    return keys
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     env = os.environ if env is None else env
 
@@ -228,9 +256,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     if streams_redis:
         streams_redis = read.redis_url("STREAMS_REDIS_URL", streams_redis)
 
-    secret_key = text("SECRET_KEY")
-    if secret_key is not None and len(secret_key) < 32:
-        raise ConfigError("SECRET_KEY", "must be at least 32 characters")
+    secret_keys = secret_key_list(text("SECRET_KEY"))
 
     service_token = text("SERVICE_TOKEN")
     if service_token is not None and len(service_token) < 32:
@@ -273,7 +299,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         database_url=database_url,
         database_urls=database_urls,
         redis_url=redis_url,
-        secret_key=secret_key,
+        secret_key=secret_keys[0] if secret_keys else None,
+        secret_keys=secret_keys,
         sentry_dsn=text("SENTRY_DSN"),
         host=host,
         ports=ports,

@@ -4,13 +4,14 @@
 
 ``tag`` is the first 16 hex characters of an HMAC-SHA256 of the message id under a key derived
 from SECRET_KEY for this purpose alone (kit.sealing: one key per purpose). Only Herald can make a
-valid address, so a bounce or a complaint sent to a made-up one acts on nothing. Everything is
-lower case and read back case-insensitively: mail systems may change the case of a local part.
+valid address, so a bounce or a complaint sent to a made-up one acts on nothing. A tag made under an
+older key of SECRET_KEY (a bounce of a message sent before a rotation) stays valid while that key is
+listed. Everything is lower case and read back case-insensitively: mail systems may change the case
+of a local part.
 """
 
 from __future__ import annotations
 
-import hmac
 import re
 
 from kit.sealing import PLATFORM
@@ -38,4 +39,4 @@ def named(address: str) -> tuple[str | None, bool]:
     if found is None:
         return None, False
     message_id, given = found.group(1).lower(), found.group(2).lower()
-    return message_id, hmac.compare_digest(tag(message_id).encode(), given.encode())
+    return message_id, PLATFORM.digest_matches(PURPOSE, message_id, given, TAG_LENGTH)

@@ -16,7 +16,6 @@ for a person not signed in, of the anonymous form key): :func:`csrf_token`.
 
 from __future__ import annotations
 
-import hmac
 
 from sanic import HTTPResponse, Request
 
@@ -33,11 +32,14 @@ class Refused(Exception):
     """A write the console does not take (another origin, no or a wrong CSRF token)."""
 
 
+def _csrf_subject(request: Request) -> str:
+    session = cookies.session_token(request)
+    return f"session:{session}" if session else f"anon:{cookies.ensure_anon(request)}"
+
+
 def csrf_token(request: Request) -> str:
     """The token the forms of this page carry: bound to the session, or to the anonymous key."""
-    session = cookies.session_token(request)
-    subject = f"session:{session}" if session else f"anon:{cookies.ensure_anon(request)}"
-    return cookies.SEALER.keyed_digest("csrf", subject)
+    return cookies.SEALER.keyed_digest("csrf", _csrf_subject(request))
 
 
 def _same_origin(request: Request) -> bool:
@@ -69,7 +71,8 @@ def check_write(request: Request) -> None:
     if not _same_origin(request):
         raise Refused("cross-origin")
     sent = request.headers.get("x-csrf-token") or (request.form or {}).get(CSRF_FIELD) or ""
-    if not hmac.compare_digest(sent.encode(), csrf_token(request).encode()):
+    # Any key of SECRET_KEY: a page rendered before a rotation still posts.
+    if not cookies.SEALER.digest_matches("csrf", _csrf_subject(request), sent):
         raise Refused("csrf")
 
 

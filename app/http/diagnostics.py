@@ -37,14 +37,14 @@ def diagnostics_blueprint() -> Blueprint:
 
     @bp.get("/_test/page", ctx_query=("cursor", "limit", "account"))
     async def page(request: Request) -> HTTPResponse:
-        secret = request.app.ctx.settings.secret_key
+        secret = request.app.ctx.settings.require_secret_keys()
         account = request.args.get("account", "acc_a")
         limit = int_param(request, "limit", default=10, low=1, high=100)
         start = 0
         if cursor := request.args.get("cursor"):
-            start = open_cursor(cursor, secret_key=secret, audience=account)["offset"]
+            start = open_cursor(cursor, secret_keys=secret, audience=account)["offset"]
         return reply(request, {"Offset": start, "Limit": limit,
-                               "NextCursor": sign_cursor({"offset": start + limit}, secret_key=secret,
+                               "NextCursor": sign_cursor({"offset": start + limit}, secret_keys=secret,
                                                          audience=account)})
 
     return bp

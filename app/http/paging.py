@@ -72,17 +72,17 @@ class OffsetPage:
 class KeysetPage:
     limit: int
     cursor: str | None
-    secret_key: str
+    secret_keys: tuple[str, ...]
 
     @classmethod
     def of(cls, request: Request, *, default_limit: int, max_limit: int) -> KeysetPage:
         return cls(_limit(request, default_limit, max_limit), request.args.get("cursor"),
-                   request.app.ctx.settings.require_secret_key())
+                   request.app.ctx.settings.require_secret_keys())
 
     async def fetch(self, conn: BaseDBAsyncClient, query: QuerySet, *, audience: str) -> Page:
         """Newest first by id, after the item the cursor names (400 InvalidCursor when it names none)."""
         if self.cursor:
-            after = open_cursor(self.cursor, secret_key=self.secret_key, audience=audience)
+            after = open_cursor(self.cursor, secret_keys=self.secret_keys, audience=audience)
             anchor = await query.model.filter(public_id=str(after)).using_db(conn).values_list("id", flat=True)
             if not anchor:
                 raise errors.InvalidCursor()
@@ -90,5 +90,5 @@ class KeysetPage:
         rows = await query.order_by("-id").limit(self.limit + 1)
         more = len(rows) > self.limit
         items = rows[:self.limit]
-        cursor = sign_cursor(items[-1].public_id, secret_key=self.secret_key, audience=audience) if more else None
+        cursor = sign_cursor(items[-1].public_id, secret_keys=self.secret_keys, audience=audience) if more else None
         return Page(items, cursor, more)

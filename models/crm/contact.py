@@ -4,7 +4,9 @@ E-mail, phone and name are sealed with AES-GCM (kit/sealing.py) under a key of t
 for the owner account (purpose ``contact-pii:<tenant>``): a value copied into another account's row
 does not open there. Lookups by e-mail or phone go through a keyed blind index (HMAC-SHA256 under
 ``contact-index:<tenant>``) of the normalized value; the unique indexes on (tenant, index) make
-the natural identity unique per account. ``external_id`` is the account's own key, kept plain.
+the natural identity unique per account. A row written before a rotation of SECRET_KEY holds the
+index under an older key until ``herald keys reseal`` rewrites it, so lookups ask for the index
+under every key (:func:`blind_indexes`); writes store the newest (:func:`blind_index`). ``external_id`` is the account's own key, kept plain.
 
 Anonymization (retention, :func:`anonymize_older_than`) is a row transition shared by the actor:
 PII, indexes, external id and attributes are removed for good; the row, its list memberships and
@@ -32,25 +34,31 @@ def new_contact_id() -> str:
     return public_id(PREFIX)
 
 
-def _pii_purpose(tenant: str) -> str:
+def pii_purpose(tenant: str) -> str:
     return f"contact-pii:{tenant}"
 
 
-def _index_purpose(tenant: str) -> str:
+def index_purpose(tenant: str) -> str:
     return f"contact-index:{tenant}"
 
 
 def seal(tenant: str, value: str | None) -> str | None:
-    return None if value is None else SEALER.seal_text(_pii_purpose(tenant), value.encode())
+    return None if value is None else SEALER.seal_text(pii_purpose(tenant), value.encode())
 
 
 def unseal(tenant: str, sealed: str | None) -> str | None:
-    return None if sealed is None else SEALER.unseal_text(_pii_purpose(tenant), sealed).decode()
+    return None if sealed is None else SEALER.unseal_text(pii_purpose(tenant), sealed).decode()
 
 
 def blind_index(tenant: str, kind: str, normalized: str | None) -> str | None:
-    """The keyed digest of a normalized e-mail or phone, for lookups (``kind``: email or phone)."""
-    return None if normalized is None else SEALER.keyed_digest(_index_purpose(tenant), f"{kind}:{normalized}")
+    """The keyed digest of a normalized e-mail or phone, as stored (``kind``: email or phone)."""
+    return None if normalized is None else SEALER.keyed_digest(index_purpose(tenant), f"{kind}:{normalized}")
+
+
+def blind_indexes(tenant: str, kind: str, normalized: str | None) -> list[str]:
+    """What a stored index of the value may be: its digest under every key of SECRET_KEY, newest
+    first (none for no value); lookups match any of them."""
+    return [] if normalized is None else SEALER.keyed_digests(index_purpose(tenant), f"{kind}:{normalized}")
 
 
 class Contact(Model):

@@ -89,12 +89,16 @@ def new_event_id() -> str:
     return public_id("evt")
 
 
+def secret_purpose(kind: str, tenant: str) -> str:
+    return f"{kind}-secret:{tenant}"
+
+
 def seal_secret(kind: str, tenant: str, value: str) -> str:
-    return SEALER.seal_text(f"{kind}-secret:{tenant}", value.encode())
+    return SEALER.seal_text(secret_purpose(kind, tenant), value.encode())
 
 
 def unseal_secret(kind: str, tenant: str, sealed: str) -> str:
-    return SEALER.unseal_text(f"{kind}-secret:{tenant}", sealed).decode()
+    return SEALER.unseal_text(secret_purpose(kind, tenant), sealed).decode()
 
 
 class CrmDestination(Model):
@@ -184,19 +188,19 @@ class CrmDelivery(Model):
 
 # --- rows every writer shares (HTTP handlers, the drain) -------------------------------------------
 
-def _payload_purpose(tenant: str) -> str:
+def payload_purpose(tenant: str) -> str:
     return f"delivery-payload:{tenant}"
 
 
 def seal_payload(tenant: str, event: dict) -> dict:
     """The event as stored on a delivery row: sealed (it may carry a contact's PII)."""
-    return {"sealed": SEALER.seal_json(_payload_purpose(tenant), event)}
+    return {"sealed": SEALER.seal_json(payload_purpose(tenant), event)}
 
 
 def open_payload(tenant: str, stored: dict | str) -> dict:
     if isinstance(stored, str):
         stored = json.loads(stored)
-    return SEALER.unseal_json(_payload_purpose(tenant), stored["sealed"])
+    return SEALER.unseal_json(payload_purpose(tenant), stored["sealed"])
 
 
 def event_of(tenant: str, event_type: str, data: dict, *, event_id: str | None = None) -> dict:

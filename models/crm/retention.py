@@ -27,7 +27,7 @@ from models.outbox import enqueue
 SEALER = Sealer("crm")
 
 
-def _erasure_purpose(tenant: str) -> str:
+def erasure_purpose(tenant: str) -> str:
     return f"contact-erasure:{tenant}"
 
 
@@ -66,7 +66,7 @@ class ContactErasure(Model):
         indexes = (("enqueued_at",),)
 
     def erased(self) -> list[dict[str, Any]]:
-        return SEALER.unseal_json(_erasure_purpose(self.tenant), self.contacts)["contacts"]
+        return SEALER.unseal_json(erasure_purpose(self.tenant), self.contacts)["contacts"]
 
 
 async def owe_erasure(conn: BaseDBAsyncClient, tenant: str, contacts: list[dict[str, Any]],
@@ -82,7 +82,7 @@ async def owe_erasure(conn: BaseDBAsyncClient, tenant: str, contacts: list[dict[
         await conn.execute_query(
             "UPDATE contact_events SET properties = '{}'::jsonb WHERE contact_id = ANY($1::bigint[])",
             [[contact["pk"] for contact in contacts]])
-    sealed = SEALER.seal_json(_erasure_purpose(tenant), {"contacts": [
+    sealed = SEALER.seal_json(erasure_purpose(tenant), {"contacts": [
         {"id": contact["id"], "email": contact["email"], "phone": contact["phone"]} for contact in contacts]})
     rows = await conn.execute_query_dict(
         "INSERT INTO contact_erasures (tenant, contacts, count, older_than_days, deliveries_done, attempts, "

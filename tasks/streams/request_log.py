@@ -50,9 +50,9 @@ class RequestLogConsumer(StreamConsumer):
     def __init__(self, redis: aioredis.Redis, name: str | None = None, *, batch: int = 500, block_ms: int = 2000,
                  claim_idle_ms: int = 60_000) -> None:
         super().__init__(redis, name, batch=batch, block_ms=block_ms, claim_idle_ms=claim_idle_ms)
-        secret = get_settings().require_secret_key()
-        self.sealer = Sealer(secret)
-        self.id_key = derive_key(secret, SYSTEM, ID_PURPOSE)
+        secrets = get_settings().require_secret_keys()
+        self.sealer = Sealer(*secrets)  # entries sealed before a rotation of SECRET_KEY still open
+        self.id_key = derive_key(secrets[0], SYSTEM, ID_PURPOSE)
         self.months: set[datetime] = set()
 
     async def handle(self, stream: str, entries: list) -> None:

@@ -31,7 +31,7 @@ from app.http.csv_cells import restore
 from app.http.bodies import validation_error
 from app.http.paging import KeysetPage, Page
 from models.crm import Contact, ContactList
-from models.crm.contact import attributes_json, blind_index, new_contact_id, seal
+from models.crm.contact import attributes_json, blind_index, blind_indexes, new_contact_id, seal
 
 EMAIL = re.compile(r"[^@\s\"(),:;<>\[\]\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+")
@@ -119,16 +119,17 @@ async def contact(conn: BaseDBAsyncClient, tenant: str, contact_id: str) -> Cont
 
 async def _matching(conn: BaseDBAsyncClient, tenant: str, prepared: Prepared) -> list[Contact]:
     """The account's contacts that any identifier of ``prepared`` names."""
-    ids = await _ids_matching(conn, tenant, blind_index(tenant, "email", prepared.email),
-                              blind_index(tenant, "phone", prepared.phone), prepared.external_id)
+    ids = await _ids_matching(conn, tenant, blind_indexes(tenant, "email", prepared.email),
+                              blind_indexes(tenant, "phone", prepared.phone), prepared.external_id)
     return await Contact.filter(tenant=tenant, id__in=ids).using_db(conn) if ids else []
 
 
-async def _ids_matching(conn: BaseDBAsyncClient, tenant: str, email_index: str | None, phone_index: str | None,
+async def _ids_matching(conn: BaseDBAsyncClient, tenant: str, email_indexes: list[str], phone_indexes: list[str],
                         external_id: str | None) -> list[int]:
+    """``*_indexes``: the value's index under every key of SECRET_KEY (models/crm/contact.py blind_indexes)."""
     rows = await conn.execute_query_dict(
-        "SELECT id FROM contacts WHERE tenant = $1 AND (email_index = $2 OR phone_index = $3 OR external_id = $4)",
-        [tenant, email_index, phone_index, external_id])
+        "SELECT id FROM contacts WHERE tenant = $1 AND (email_index = ANY($2::text[]) OR phone_index = ANY($3::text[]) "
+        "OR external_id = $4)", [tenant, email_indexes, phone_indexes, external_id])
     return [row["id"] for row in rows]
 
 
@@ -202,7 +203,7 @@ async def list_contacts(conn: BaseDBAsyncClient, tenant: str, page: KeysetPage, 
         q = q.strip()
         if "@" in q:
             try:
-                query = query.filter(email_index=blind_index(tenant, "email", normalize_email(q)))
+                query = query.filter(email_index__in=blind_indexes(tenant, "email", normalize_email(q)))
             except InvalidContact:
                 query = query.filter(id=-1)
         else:
@@ -212,7 +213,7 @@ async def list_contacts(conn: BaseDBAsyncClient, tenant: str, page: KeysetPage, 
                 query = query.filter(external_id=q)
             else:
                 query = query.filter(
-                    id__in=await _ids_matching(conn, tenant, None, blind_index(tenant, "phone", phone), q))
+                    id__in=await _ids_matching(conn, tenant, [], blind_indexes(tenant, "phone", phone), q))
     if list_id is not None:
         found = await ContactList.get_or_none(public_id=list_id, tenant=tenant, using_db=conn)
         if found is None:
@@ -309,13 +310,13 @@ async def bulk_upsert(conn: BaseDBAsyncClient, tenant: str, items: list[Any]) ->
         for key in slots[slot][0].keys():
             slot_of[key] = slot
 
-    # The existing contacts the call names, in one query.
-    indexed = [(blind_index(tenant, "email", p.email), blind_index(tenant, "phone", p.phone), p.external_id)
+    # The existing contacts the call names, in one query; an index under any key of SECRET_KEY names one.
+    indexed = [(blind_indexes(tenant, "email", p.email), blind_indexes(tenant, "phone", p.phone), p.external_id)
                for p, _ in slots]
     rows = await conn.execute_query_dict(
         "SELECT id, email_index, phone_index, external_id FROM contacts WHERE tenant = $1 AND "
         "(email_index = ANY($2::text[]) OR phone_index = ANY($3::text[]) OR external_id = ANY($4::text[]))",
-        [tenant, [e for e, _, _ in indexed if e], [p for _, p, _ in indexed if p],
+        [tenant, [e for es, _, _ in indexed for e in es], [p for _, ps, _ in indexed for p in ps],
          [x for _, _, x in indexed if x]])
     by_key: dict[tuple[str, str], int] = {}
     for row in rows:
@@ -325,9 +326,11 @@ async def bulk_upsert(conn: BaseDBAsyncClient, tenant: str, items: list[Any]) ->
 
     inserts: list[tuple] = []
     updates: list[tuple] = []
-    for (prepared, indexes), (email_index, phone_index, external_id) in zip(slots, indexed):
-        keys = [("email", email_index), ("phone", phone_index), ("external", external_id)]
+    for (prepared, indexes), (email_indexes, phone_indexes, external_id) in zip(slots, indexed):
+        keys = [*(("email", index) for index in email_indexes), *(("phone", index) for index in phone_indexes),
+                ("external", external_id)]
         existing = {by_key[key] for key in keys if key[1] is not None and key in by_key}
+        email_index, phone_index = next(iter(email_indexes), None), next(iter(phone_indexes), None)  # the newest
         if len(existing) > 1:
             for index in indexes:
                 result.errors.append(_item_error(index, IdentityClash(

@@ -40,7 +40,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from app.crm.contact.service import normalize_email, normalize_phone
 from app.http import errors
 from models.crm.consent import CHANNELS
-from models.crm.contact import blind_index
+from models.crm.contact import blind_indexes
 
 MAX_DEPTH = 6
 MAX_NODES = 100
@@ -138,10 +138,13 @@ class Compiler:
         if not isinstance(value, str) or not value:
             raise _invalid(f"{path}.valor", "a non-empty text")
         try:
+            # The index under any key of SECRET_KEY: rows written before a rotation keep an older one.
             if name == "email":
-                value = blind_index(self.tenant, "email", normalize_email(value))
-            elif name == "telefone":
-                value = blind_index(self.tenant, "phone", normalize_phone(value))
+                indexes = blind_indexes(self.tenant, "email", normalize_email(value))
+                return f"{columns[name]} = ANY({self.param(indexes)}::text[])"
+            if name == "telefone":
+                indexes = blind_indexes(self.tenant, "phone", normalize_phone(value))
+                return f"{columns[name]} = ANY({self.param(indexes)}::text[])"
         except errors.HttpError as exc:
             raise _invalid(f"{path}.valor", exc.message.rstrip(".")) from None
         return f"{columns[name]} = {self.param(value)}::text"

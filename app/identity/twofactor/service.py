@@ -107,6 +107,11 @@ def _recovery_hash(user: User, code: str) -> str:
     return IDENTITY.keyed_digest(RECOVERY_PURPOSE, f"{user.public_id}:{code}")
 
 
+def _recovery_hashes(user: User, code: str) -> list[str]:
+    """What a stored code may be: its hash under every key of SECRET_KEY (codes made before a rotation)."""
+    return IDENTITY.keyed_digests(RECOVERY_PURPOSE, f"{user.public_id}:{code}")
+
+
 async def replace_recovery_codes(conn: BaseDBAsyncClient, user: User) -> list[str]:
     last = await RecoveryCode.filter(user=user).using_db(conn).order_by("-generation").first()
     generation = (last.generation if last else 0) + 1
@@ -125,7 +130,7 @@ async def consume_recovery_code(conn: BaseDBAsyncClient, user: User, code: str) 
     normal = normalize_recovery(code)
     if normal is None:
         return False
-    updated = await RecoveryCode.filter(user=user, code_hash=_recovery_hash(user, normal), used_at=None) \
+    updated = await RecoveryCode.filter(user=user, code_hash__in=_recovery_hashes(user, normal), used_at=None) \
         .using_db(conn).update(used_at=datetime.now(timezone.utc))
     return updated == 1
 
@@ -158,6 +163,11 @@ async def method_of(user: User, conn: BaseDBAsyncClient | None = None) -> str | 
 
 def _email_code_hash(user: User, nonce: str, code: str) -> str:
     return IDENTITY.keyed_digest(EMAIL_CODE_PURPOSE, f"{user.public_id}:{nonce}:{code}")
+
+
+def _email_code_hashes(user: User, nonce: str, code: str) -> list[str]:
+    """Under every key of SECRET_KEY: a code sent just before a rotation still passes."""
+    return IDENTITY.keyed_digests(EMAIL_CODE_PURPOSE, f"{user.public_id}:{nonce}:{code}")
 
 
 async def issue_email_code(conn: BaseDBAsyncClient, user: User, nonce: str, *, to: str | None = None,
@@ -200,8 +210,8 @@ async def consume_email_code(conn: BaseDBAsyncClient, user: User, nonce: str, co
     if not (len(code) == 6 and code.isdigit()):
         matched = None
     else:
-        digest = _email_code_hash(user, nonce, code)
-        matched = next((row for row in rows if strings_equal(row.code_hash, digest)), None)
+        digests = _email_code_hashes(user, nonce, code)
+        matched = next((row for row in rows if any(strings_equal(row.code_hash, digest) for digest in digests)), None)
     if matched is not None and matched is live and live.expires_at > now \
             and live.failures < EMAIL_CODE_MAX_FAILURES:
         await EmailCode.filter(id=live.id, used_at=None).using_db(conn).update(used_at=now)

@@ -50,7 +50,7 @@ async def list_messages(request: Request) -> HTTPResponse:
     channel, status = request.args.get("channel") or None, request.args.get("status") or None
     reads.check_filters(channel, status)
     start, end = bounds(request.args.get("from"), request.args.get("to"))
-    secret = request.app.ctx.settings.require_secret_key()
+    secret = request.app.ctx.settings.require_secret_keys()
     conn = db.connection()
     filters = reads.Filters(channel=channel, status=status, search=request.args.get("q"), start=start, end=end)
     key_id = request.args.get("api_key")
@@ -60,12 +60,12 @@ async def list_messages(request: Request) -> HTTPResponse:
     before = None
     cursor = request.args.get("cursor")
     if cursor:
-        anchor = open_cursor(cursor, secret_key=secret, audience=_audience(access.tenant_id))
+        anchor = open_cursor(cursor, secret_keys=secret, audience=_audience(access.tenant_id))
         before = await reads.message_pk_of(conn, access.tenant_pk, str(anchor))
         if before is None:
             raise errors.InvalidCursor()
     rows, more = await reads.list_messages(conn, access.tenant_pk, limit=limit, before_pk=before, filters=filters)
-    next_cursor = sign_cursor(rows[-1].public_id, secret_key=secret,
+    next_cursor = sign_cursor(rows[-1].public_id, secret_keys=secret,
                               audience=_audience(access.tenant_id)) if more else None
     return reply(request, {"Messages": [views.dashboard_summary(row) for row in rows], "NextCursor": next_cursor,
                            "HasMore": more})

@@ -49,12 +49,12 @@ def _scope(request: Request) -> LogScope:
         ctx_query=LIST_QUERY, ctx_errors=(400, 403))
 async def list_logs(request: Request, tenant_id: str) -> HTTPResponse:
     scope = _scope(request)
-    secret_key = request.app.ctx.settings.require_secret_key()
+    secret_keys = request.app.ctx.settings.require_secret_keys()
     since, until = schemas.window(request, datetime.now(timezone.utc))
     cursor = schemas.cursor(request)
-    position = service.open_position(scope, cursor, secret_key) if cursor is not None else None
+    position = service.open_position(scope, cursor, secret_keys) if cursor is not None else None
     page = await service.list_logs(db.connection(), scope, schemas.filters(request), since=since, until=until,
-                                   limit=schemas.limit(request), position=position, secret_key=secret_key)
+                                   limit=schemas.limit(request), position=position, secret_keys=secret_keys)
     return reply(request, views.listing(page))
 
 

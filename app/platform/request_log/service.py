@@ -80,9 +80,9 @@ def _audience(principal: LogReader) -> str:
     return f"request-logs:{principal.tenant_id}"
 
 
-def open_position(principal: LogReader, cursor: tuple[str, str], secret_key: str) -> Position:
+def open_position(principal: LogReader, cursor: tuple[str, str], secret_keys: tuple[str, ...]) -> Position:
     direction, token = cursor
-    position = open_cursor(token, secret_key=secret_key, audience=_audience(principal))
+    position = open_cursor(token, secret_keys=secret_keys, audience=_audience(principal))
     try:
         first, last = position["f"], position["l"]
         micros_first, id_first = int(first[0]), str(first[1])
@@ -94,11 +94,11 @@ def open_position(principal: LogReader, cursor: tuple[str, str], secret_key: str
     return Position(direction, _EPOCH + timedelta(microseconds=micros_first), id_first)
 
 
-def _next_cursor(principal: LogReader, page: list[RequestLog], secret_key: str) -> str:
+def _next_cursor(principal: LogReader, page: list[RequestLog], secret_keys: tuple[str, ...]) -> str:
     """One cursor for both directions: it holds the page's newest and oldest records."""
     first, last = page[0], page[-1]
     return sign_cursor({"f": [micros_of(first.created_at), first.id], "l": [micros_of(last.created_at), last.id]},
-                       secret_key=secret_key, audience=_audience(principal))
+                       secret_keys=secret_keys, audience=_audience(principal))
 
 
 def _matching(filters: LogFilters) -> Q:
@@ -126,7 +126,8 @@ def _matching(filters: LogFilters) -> Q:
 
 
 async def list_logs(conn: BaseDBAsyncClient, principal: LogReader, filters: LogFilters, *, since: datetime,
-                    until: datetime, limit: int, position: Position | None, secret_key: str) -> Page[RequestLog]:
+                    until: datetime, limit: int, position: Position | None,
+                    secret_keys: tuple[str, ...]) -> Page[RequestLog]:
     """A page of records, newest first; ``next_cursor`` (None on the last page) pages on."""
     query = RequestLog.filter(_matching(filters), tenant_id=principal.tenant_pk, mode__in=list(principal.modes),
                               created_at__gte=since, created_at__lte=until).using_db(conn)
@@ -142,7 +143,7 @@ async def list_logs(conn: BaseDBAsyncClient, principal: LogReader, filters: LogF
     page = rows[:limit]
     if position is not None and position.direction == "before":
         page.reverse()
-    return Page(page, _next_cursor(principal, page, secret_key) if has_more and page else None, has_more)
+    return Page(page, _next_cursor(principal, page, secret_keys) if has_more and page else None, has_more)
 
 
 async def log_record(conn: BaseDBAsyncClient, principal: LogReader, log_id: str) -> RequestLog:

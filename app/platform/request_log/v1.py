@@ -37,13 +37,13 @@ async def list_logs(request: Request) -> HTTPResponse:
     principal = principal_of(request)
     await _rate_limit(request, principal)
     scope = service.key_scope(principal.tenant_pk, principal.tenant_id, principal.mode)
-    secret_key = request.app.ctx.settings.secret_key
+    secret_keys = request.app.ctx.settings.require_secret_keys()
     since, until = schemas.window(request, datetime.now(timezone.utc))
     limit = schemas.limit(request)
     cursor = schemas.cursor(request)
-    position = service.open_position(scope, cursor, secret_key) if cursor is not None else None
+    position = service.open_position(scope, cursor, secret_keys) if cursor is not None else None
     page = await service.list_logs(db.connection(), scope, schemas.filters(request), since=since, until=until,
-                                   limit=limit, position=position, secret_key=secret_key)
+                                   limit=limit, position=position, secret_keys=secret_keys)
     return reply(request, views.listing(page))
 
 

@@ -120,10 +120,13 @@ class Record:
 
 
 class Sealer:
-    """Seals and opens entries under the stream's own key (derived once per process)."""
+    """Seals entries under the stream's own key of the first (newest) of ``secret_keys`` and opens
+    them under any of them: entries a process sealed before a rotation of SECRET_KEY are still read
+    (derived once per process)."""
 
-    def __init__(self, secret_key: str) -> None:
-        self._cipher = AESGCM(derive_key(secret_key, SYSTEM, PURPOSE))
+    def __init__(self, *secret_keys: str) -> None:
+        self._ciphers = [AESGCM(derive_key(secret_key, SYSTEM, PURPOSE)) for secret_key in secret_keys]
+        self._cipher = self._ciphers[0]
 
     def seal_many(self, records: Iterable[Any]) -> list[bytes]:
         """Each record (a ``Captured`` or a :class:`Record`) as one sealed entry."""
@@ -137,11 +140,13 @@ class Sealer:
 
     def open(self, sealed: bytes) -> Record:
         """The record of an entry (ValueError when it is not one of ours)."""
-        try:
-            plain = self._cipher.decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:], None)
-        except Exception as error:  # InvalidTag: another key, or altered
-            raise ValueError("not a sealed request-log entry") from error
-        return decode(plain)
+        for cipher in self._ciphers:
+            try:
+                plain = cipher.decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:], None)
+            except Exception:  # InvalidTag: another key, or altered
+                continue
+            return decode(plain)
+        raise ValueError("not a sealed request-log entry")
 
 
 def _json(value: dict) -> bytes:
