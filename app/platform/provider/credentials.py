@@ -1,20 +1,16 @@
 """Keys checked when saved: before an account's relay configuration is stored, one cheap
 authenticated call to the relay's API with it, through the egress (kit/egress.py: a tenant's
-``base_url`` is a URL like any other it gives), at most :data:`TIMEOUT` seconds (docs/relays.md):
-
-| relay | call | refused |
-|---|---|---|
-| postmark | ``GET /server`` (``X-Postmark-Server-Token``) | 401, 403: ``Secrets.server_token`` |
-| mailgun | ``GET /v3/domains/<domain>`` (basic ``api:<key>``) | 401, 403: ``Secrets.api_key``; 404: ``Settings.domain`` |
-| sendgrid | ``GET /v3/scopes`` (Bearer) | 401, 403: ``Secrets.api_key`` |
-| resend | ``GET /domains`` (Bearer) | 401, 403: ``Secrets.api_key``, except ``restricted_api_key`` (a key with sending access only: Resend's own, so it is taken) |
-| ses | ``GetAccount``, ``GET /v2/email/account`` (SigV4) | an unknown key id: ``Settings.access_key_id``; a bad signature: ``Secrets.secret_access_key``; an expired token: ``Secrets.session_token``; ``AccessDeniedException`` is taken (the key is real; it needs only ``ses:SendEmail``) |
+``base_url`` is a URL like any other it gives), at most :data:`TIMEOUT` seconds. The calls and what
+each refusal names are in docs/relays.md ("Keys checked when saved"): Postmark ``GET /server``,
+Mailgun ``GET /v3/domains/<domain>``, SendGrid ``GET /v3/scopes``, Resend ``GET /domains``, SES
+``GetAccount``. A key the relay knows but restricts is taken (Resend's ``restricted_api_key``, a key
+with sending access only; SES's ``AccessDeniedException``: the key needs only ``ses:SendEmail``).
 
 A refusal is 422 naming the field, and nothing is saved; so is any other answer but 2xx (the
-``base_url`` is then not the relay's API). A relay that cannot be reached, times out,
-or answers 429 or 5xx is 503 with ``Retry-After``: nothing is saved either (credentials that were
-never checked are not kept as if they had been); the account tries again. The HTTP side never
-imports the providers (setup.cfg's contracts), so the default endpoints are written here too;
+``base_url`` is then not the relay's API). A relay that cannot be reached, times out, or answers
+429 or 5xx is 503 with ``Retry-After``: nothing is saved either (credentials that were never
+checked are not kept as if they had been); the account tries again. The HTTP side never imports
+the providers (setup.cfg's contracts), so the default endpoints are written here too;
 tests/platform/test_provider_keys.py checks they are the providers' own.
 """
 
@@ -36,9 +32,12 @@ TIMEOUT = 5.0
 RETRY_AFTER = 30
 DEFAULT_BASE_URLS = {"postmark": "https://api.postmarkapp.com", "mailgun": "https://api.mailgun.net",
                      "sendgrid": "https://api.sendgrid.com", "resend": "https://api.resend.com"}
-SES_ERRORS = {"UnrecognizedClientException": "Settings.access_key_id", "InvalidClientTokenId": "Settings.access_key_id",
+# SES's error types (``x-amzn-ErrorType``) -> the field they refuse; any other 400-403 names the secret.
+SES_ERRORS = {"UnrecognizedClientException": "Settings.access_key_id",
+              "InvalidClientTokenId": "Settings.access_key_id",
               "InvalidSignatureException": "Secrets.secret_access_key",
-              "SignatureDoesNotMatch": "Secrets.secret_access_key", "ExpiredTokenException": "Secrets.session_token"}
+              "SignatureDoesNotMatch": "Secrets.secret_access_key",
+              "ExpiredTokenException": "Secrets.session_token"}
 
 
 def checked_relays() -> tuple[str, ...]:
