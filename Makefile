@@ -48,8 +48,9 @@ test-fast: install-test
 bench: install-test
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
-# 10,000 messages of the four channels (SMTP, Twilio, FCM and WhatsApp Cloud to local servers)
-# through worker kills, a Redis and a platform restart (bench/chaos.py);
+# 10,000 messages of the four channels (SMTP, Twilio, FCM and WhatsApp Cloud to local servers) and
+# one relay (an account's own Resend, a local server posting its signed events back) through worker
+# kills, a Redis and a platform restart (bench/chaos.py); a short run: CHAOS_ARGS="--messages 2000 --kills 2";
 # not part of `make test` (tests/platform/test_message_faults.py is its bounded version).
 chaos: install-test
 	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)

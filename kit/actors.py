@@ -62,6 +62,7 @@ class Actor:
     MAIL_RECEIVED_ANNOUNCE = ActorRef("mail_received.announce", Queue.WEBHOOKS, "mail")
     WHATSAPP_TEMPLATE_SUBMIT = ActorRef("whatsapp_templates.submit", Queue.WHATSAPP, "platform")
     WHATSAPP_TEMPLATE_CHECK = ActorRef("whatsapp_templates.check", Queue.WHATSAPP, "platform")
+    SNS_SUBSCRIPTION_CONFIRM = ActorRef("sns_subscriptions.confirm", Queue.WEBHOOKS, "platform")
 
     @classmethod
     def all(cls) -> list[ActorRef]:

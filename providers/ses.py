@@ -22,7 +22,7 @@ from __future__ import annotations
 import base64
 import json
 
-from providers import aws_sigv4
+from kit import aws_sigv4
 from providers.base import EmailProvider, Outgoing, Receipt
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
 from providers.http import HttpProvider, describe, raise_for_answer, retry_after

@@ -20,6 +20,7 @@ from tortoise import fields
 from tortoise.models import Model
 
 from kit.sealing import PLATFORM
+from kit.settings import Settings
 
 PROVIDER_SECRETS = "platform:provider-secrets"
 
@@ -79,3 +80,15 @@ async def tenant_provider(tenant_pk: int, channel: str, platform: str | None = N
             if key in by_key:
                 return by_key[key].resolved()
     return rows[0].resolved()
+
+
+async def relay_config(tenant_pk: int, relay: str, settings: Settings, using_db=None) -> dict[str, Any]:
+    """An account's configuration of the e-mail relay ``relay`` (what its event callbacks and the SNS
+    confirmation are checked with): its own row, else the platform's default when the platform sends
+    e-mail through that relay (EMAIL_PROVIDER, EMAIL_PROVIDER_CONFIG); {} when neither."""
+    row = await ProviderConfig.get_or_none(tenant_id=tenant_pk, channel="email", key=relay, using_db=using_db)
+    if row is not None:
+        return row.resolved().config
+    if settings.providers.get("email") == relay:
+        return dict(settings.provider_configs.get("email", {}))
+    return {}

@@ -92,16 +92,19 @@ async def test_postmark_events_move_messages_and_forged_ones_change_nothing(make
         assert received[0].event["Data"]["MessageId"] == message.public_id
 
 
-async def test_the_account_sets_each_relay_through_the_providers_api(make_account, platform):
-    """The examples of docs/relays.md: settings shown, secrets write-only."""
+async def test_the_account_sets_each_relay_through_the_providers_api(make_account, platform, http_server):
+    """The examples of docs/relays.md: settings shown, secrets write-only (each relay here a local
+    server answering the call that checks its keys: app/platform/provider/credentials.py)."""
+    http_server.default = lambda request: Answer(200, {"Name": "Herald"})
     account = await make_account(scopes=("providers:manage",))
     bodies = {
-        "postmark": {"Settings": {"webhook_username": "hooks"},
+        "postmark": {"Settings": {"webhook_username": "hooks", "base_url": http_server.url},
                      "Secrets": {"server_token": "your-server-token", "webhook_password": "a-long-random-password"}},
         "ses": {"Settings": {"region": "eu-west-1", "access_key_id": "AKIDEXAMPLE", "configuration_set": "herald",
-                             "sns_topic_arn": "arn:aws:sns:eu-west-1:123456789012:herald-events"},
+                             "sns_topic_arn": "arn:aws:sns:eu-west-1:123456789012:herald-events",
+                             "base_url": http_server.url},
                 "Secrets": {"secret_access_key": "wJalrXUtnFEMI-sekrit"}},
-        "mailgun": {"Settings": {"domain": "mg.shop.example"},
+        "mailgun": {"Settings": {"domain": "mg.shop.example", "base_url": http_server.url},
                     "Secrets": {"api_key": "key-api-0042", "webhook_signing_key": "key-signing-0042"}},
     }
     for key, body in bodies.items():

@@ -175,3 +175,24 @@ def test_the_signature_scheme_as_standard_webhooks_defines_it():
     assert not signature_valid(key, event_id, timestamp, headers["svix-signature"], body, now=int(timestamp) - 301)
     assert not signature_valid(key, event_id, timestamp, "v1,", body)
     assert not signature_valid(key, "id with spaces", timestamp, headers["svix-signature"], body)
+
+
+async def test_an_event_cut_off_before_it_was_recorded_is_taken_again(services):
+    """A relay request's key is held only while it is acted on, and kept once its events are
+    recorded: a platform killed in between does not refuse the relay's retry for long."""
+    import redis.asyncio as aioredis
+
+    from app.platform.relay_event import replays
+
+    client = aioredis.Redis.from_url(services.redis_url)
+    try:
+        event_id = f"msg_{secrets.token_hex(8)}"
+        assert await replays.first_use(client, "resend", "acc_test", event_id)
+        assert not await replays.first_use(client, "resend", "acc_test", event_id)  # in flight: refused
+        key = f"relay-event:resend:acc_test:{event_id}"
+        assert 0 < await client.ttl(key) <= replays.PENDING_SECONDS
+        await replays.recorded(client, "resend", "acc_test", event_id)
+        assert replays.PENDING_SECONDS < await client.ttl(key) <= replays.SEEN_KEEP
+        assert not await replays.first_use(client, "resend", "acc_test", event_id)
+    finally:
+        await client.aclose()

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import secrets
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -20,6 +21,7 @@ from cryptography.x509.oid import NameOID
 
 from app.platform.relay_event.sns import FIELDS
 from kit.settings import load_settings
+from tests.fixtures.polling import until
 from tests.fixtures.provider_servers import Answer
 from tests.platform.relay_events_helpers import relay_sender, sent_message, status_of, suppressed, tag, timeline
 
@@ -140,27 +142,68 @@ async def test_ses_events_through_sns_move_messages_and_forged_ones_change_nothi
         assert received[0].event["Data"]["MessageId"] == message.public_id
 
 
-async def test_a_subscription_confirmation_is_fetched_only_from_sns(make_account, platform, receiver, http_server,
-                                                                   pinned):
+def confirmation(url: str) -> dict:
+    return {"Type": "SubscriptionConfirmation", "MessageId": secrets.token_hex(16), "Token": "2336412f37",
+            "TopicArn": TOPIC, "Message": "You have chosen to subscribe to the topic.", "SubscribeURL": url,
+            "Timestamp": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")}
+
+
+async def test_a_subscription_confirmation_is_answered_at_once_and_confirmed_by_a_worker(
+        make_account, platform, receiver, http_server, pinned, pipeline):
+    """The callback checks and hands over (an outbox row); the worker asks SNS through the egress.
+    SNS is the local server here through the account's ``sns_base_url`` (the endpoint override); the
+    URL SNS signed must still be on sns.<region>.amazonaws.com and confirm the account's topic."""
+    http_server.default = lambda request: Answer(200, b"<ConfirmSubscriptionResponse/>")
     sender = await relay_sender(make_account, platform, receiver, "ses",
-                                {"region": "eu-west-1", "access_key_id": "AKIDEXAMPLE", "sns_topic_arn": TOPIC},
+                                {"region": "eu-west-1", "access_key_id": "AKIDEXAMPLE", "sns_topic_arn": TOPIC,
+                                 "sns_base_url": http_server.url},
                                 {"secret_access_key": "secret"})
-    sns = Signer(pinned)
-    confirmation = {"Type": "SubscriptionConfirmation", "MessageId": secrets.token_hex(16), "Token": "2336412f37",
-                    "TopicArn": TOPIC, "Message": "You have chosen to subscribe to the topic.",
-                    "SubscribeURL": f"{http_server.url}/?Action=ConfirmSubscription&Token=2336412f37",
-                    "Timestamp": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")}
-    answer = await platform.post(f"/callbacks/ses/{sender.tenant_id}", content=json.dumps(sns.sign(confirmation)),
-                                 headers={"Content-Type": "text/plain"})
-    assert answer.status_code == 403, answer.text  # signed, but the URL is not on sns.<region>.amazonaws.com
-    assert http_server.requests == []
-    # On SNS's host the URL is fetched through the egress; this machine cannot reach AWS, which
-    # answers 502 (SNS tries again later), and the message is not remembered as seen.
-    confirmation["SubscribeURL"] = "https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&Token=2336412f37"
-    confirmation["MessageId"] = secrets.token_hex(16)
-    answer = await platform.post(f"/callbacks/ses/{sender.tenant_id}", content=json.dumps(sns.sign(confirmation)),
-                                 headers={"Content-Type": "text/plain"})
-    assert answer.status_code == 502, answer.text
+    sns, stranger = Signer(pinned), Signer(None)
+    query = f"Action=ConfirmSubscription&TopicArn={TOPIC}&Token=2336412f37"
+
+    async def post(envelope: dict):
+        return await platform.post(f"/callbacks/ses/{sender.tenant_id}", content=json.dumps(envelope),
+                                   headers={"Content-Type": "text/plain"})
+
+    # Forged (signed by a key that is not SNS's); off SNS's host; on another region; another topic's
+    # confirmation; the local server itself: 403, and nothing is handed over.
+    forged = {**stranger.sign(confirmation(f"https://sns.eu-west-1.amazonaws.com/?{query}")), "SigningCertURL": sns.url}
+    assert (await post(forged)).status_code == 403
+    for url in (f"https://sns.eu-west-1.amazonaws.com.evil.example/?{query}",
+                f"https://sns.us-east-1.amazonaws.com/?{query}",
+                f"https://sns.eu-west-1.amazonaws.com/?{query.replace('herald-events', 'other-topic')}",
+                f"{http_server.url}/?{query}"):
+        answer = await post(sns.sign(confirmation(url)))
+        assert answer.status_code == 403, (url, answer.text)
+
+    started = time.monotonic()
+    answer = await post(sns.sign(confirmation(f"https://sns.eu-west-1.amazonaws.com/?{query}")))
+    assert answer.status_code == 200 and answer.json()["Outcomes"] == ["confirming"], answer.text
+    assert time.monotonic() - started < 2  # the handler does not call SNS
+    await until(lambda: _got(http_server), 30, "the worker's confirmation GET")
+    [request] = http_server.requests  # the refused ones asked for nothing
+    assert request.method == "GET" and request.path == f"/?{query}"
+
+
+async def _got(server) -> bool:
+    return bool(server.requests)
+
+
+@pytest.mark.parametrize("url, problem", [
+    (f"https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn={TOPIC}&Token=ab12", None),
+    (f"https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn={TOPIC}x&Token=ab12", "topic"),
+    (f"https://sns.eu-west-1.amazonaws.com/?Action=Unsubscribe&TopicArn={TOPIC}&Token=ab12", "topic"),
+    (f"https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn={TOPIC}&Token=ab12", "region"),
+    (f"http://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn={TOPIC}&Token=ab12", "https"),
+    (f"https://sns.eu-west-1.amazonaws.com:8443/?Action=ConfirmSubscription&TopicArn={TOPIC}", "https"),
+    (f"https://sns.eu-west-1.amazonaws.com.evil.example/?Action=ConfirmSubscription&TopicArn={TOPIC}", "https"),
+    (None, "https"),
+])
+def test_a_subscribe_url_must_confirm_the_accounts_topic_on_sns_own_host(url, problem):
+    from kit.aws_sns import subscribe_url_problem
+
+    found = subscribe_url_problem(url, TOPIC)
+    assert (found is None) if problem is None else (problem in found), found
 
 
 @pytest.mark.parametrize("url, good", [

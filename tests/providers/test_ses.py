@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from providers import aws_sigv4
+from kit import aws_sigv4
 from providers.errors import PermanentProviderError, ProviderConfigError, TransientProviderError
 from providers.ses import SesProvider
 from tests.fixtures.provider_servers import Answer

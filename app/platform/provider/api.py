@@ -50,11 +50,14 @@ async def get_provider(request: Request, channel: str, key: str) -> HTTPResponse
 
 
 @bp.put(PATH, ctx_auth="session", ctx_tenant="header", ctx_role="admin", ctx_body=ProviderSet,
-        ctx_errors=(403, 413, 422), ctx_responses=answers({201: PROVIDER, 200: PROVIDER}))
+        ctx_errors=(403, 413, 422, 503), ctx_responses=answers({201: PROVIDER, 200: PROVIDER}))
 async def set_provider(request: Request, channel: str, key: str) -> HTTPResponse:
     body = parse_body(request, ProviderSet, max_bytes=MAX_BODY)
+    tenant_pk = gate.tenant(request).tenant_pk
+    await service.check_credentials(db.connection(), tenant_pk, channel, key, body.settings, body.secrets,
+                                    allow_loopback=_allow_loopback(request))
     async with db.transaction() as conn:
-        row, made = await service.set_provider(conn, gate.tenant(request).tenant_pk, channel, key, body.settings,
+        row, made = await service.set_provider(conn, tenant_pk, channel, key, body.settings,
                                                body.secrets, allow_loopback=_allow_loopback(request))
     return reply(request, {"Provider": provider_view(row)}, status=201 if made else 200)
 

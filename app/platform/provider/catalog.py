@@ -56,7 +56,7 @@ CATALOG: dict[tuple[str, str], Rules] = {
         settings={"region": FieldRule(required=True, max_length=32),
                   "access_key_id": FieldRule(required=True, max_length=128),
                   "configuration_set": FieldRule(max_length=64), "sns_topic_arn": FieldRule(max_length=256),
-                  "base_url": BASE_URL, "timeout": TIMEOUT},
+                  "base_url": BASE_URL, "sns_base_url": BASE_URL, "timeout": TIMEOUT},
         secrets={"secret_access_key": SECRET, "session_token": FieldRule(max_length=4096)}),
     ("email", "postmark"): Rules(
         settings={"message_stream": FieldRule(max_length=64), "webhook_username": FieldRule(max_length=64),

@@ -18,6 +18,7 @@ from typing import Any
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
+from app.platform.provider import credentials
 from app.platform.provider.catalog import MANAGED_ELSEWHERE, FieldRule, Rules, rules_for
 from kit import egress
 from kit.sealing import PLATFORM
@@ -73,6 +74,19 @@ async def set_provider(conn: BaseDBAsyncClient, tenant_pk: int, channel: str, ke
     row.settings, row.secrets = checked, sealed
     await row.save(using_db=conn)  # updated_at moves: for e-mail and SMS the newest row delivers
     return row, False
+
+
+async def check_credentials(conn: BaseDBAsyncClient, tenant_pk: int, channel: str, key: str, settings: dict[str, Any],
+                            secrets: dict[str, str | None], *, allow_loopback: bool) -> None:
+    """Before :func:`set_provider`, outside its transaction: the configuration as it would be saved
+    (the catalog's checks first, stored secrets merged) tried against the relay
+    (app/platform/provider/credentials.py): 422 naming the field it refuses, 503 when it cannot say."""
+    rules = _rules(channel, key)
+    checked = _checked_settings(rules, settings, allow_loopback)
+    row = await ProviderConfig.get_or_none(tenant_id=tenant_pk, channel=channel, key=key, using_db=conn)
+    stored = PLATFORM.unseal_json(PROVIDER_SECRETS, row.secrets) if row is not None else {}
+    merged = _merged_secrets(rules, stored, secrets, allow_loopback)
+    await credentials.check(channel, key, {**checked, **merged}, allow_loopback=allow_loopback)
 
 
 async def remove_provider(conn: BaseDBAsyncClient, tenant_pk: int, channel: str, key: str) -> None:

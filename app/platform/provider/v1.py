@@ -44,14 +44,17 @@ async def get_provider(request: Request, channel: str, key: str) -> HTTPResponse
     return reply(request, {"Provider": provider_view(row)})
 
 
-@bp.put(PATH, ctx_scope=SCOPE, ctx_body=ProviderSet, ctx_errors=(413, 422),
+@bp.put(PATH, ctx_scope=SCOPE, ctx_body=ProviderSet, ctx_errors=(413, 422, 503),
         ctx_responses=answers({201: PROVIDER, 200: PROVIDER}))
 async def set_provider(request: Request, channel: str, key: str) -> HTTPResponse:
     body = parse_body(request, ProviderSet, max_bytes=MAX_BODY)
     tenant_pk = live_principal_of(request, WHAT).tenant_pk
+    loopback = request.app.ctx.settings.webhooks_allow_loopback
+    await service.check_credentials(db.connection(), tenant_pk, channel, key, body.settings, body.secrets,
+                                    allow_loopback=loopback)
     async with db.transaction() as conn:
         row, made = await service.set_provider(conn, tenant_pk, channel, key, body.settings, body.secrets,
-                                               allow_loopback=request.app.ctx.settings.webhooks_allow_loopback)
+                                               allow_loopback=loopback)
     return reply(request, {"Provider": provider_view(row)}, status=201 if made else 200)
 
 

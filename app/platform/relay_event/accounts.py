@@ -6,7 +6,7 @@ from __future__ import annotations
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from kit.settings import Settings
-from models.platform.provider_config import ProviderConfig
+from models.platform.provider_config import relay_config
 from models.platform.tenant import Tenant
 
 
@@ -16,9 +16,4 @@ async def relay_account(conn: BaseDBAsyncClient, tenant_id: str, relay: str,
     tenant = await Tenant.get_or_none(public_id=tenant_id, using_db=conn)
     if tenant is None:
         return None, {}
-    row = await ProviderConfig.get_or_none(tenant_id=tenant.id, channel="email", key=relay, using_db=conn)
-    if row is not None:
-        return tenant, row.resolved().config
-    if settings.providers.get("email") == relay:
-        return tenant, dict(settings.provider_configs.get("email", {}))
-    return tenant, {}
+    return tenant, await relay_config(tenant.id, relay, settings, using_db=conn)

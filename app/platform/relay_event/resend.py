@@ -126,6 +126,7 @@ async def events(request: Request, tenant_id: str) -> HTTPResponse:
             async with db.transaction() as conn:
                 outcomes.append(await apply_event(conn, tenant.id, event))
             request.app.ctx.wakeup.poke()
+        await replays.recorded(redis, "resend", tenant_id, event_id)
     except BaseException:
         await replays.forget(redis, "resend", tenant_id, event_id)
         raise

@@ -5,7 +5,8 @@ the URL the account gave it) is the credential, checked with the account's own c
 that relay. Unsigned, badly signed, foreign or replayed: 403, nothing changes. A verified event that
 names no message of the account answers 200 too (``unmatched``): the relay must not retry what will
 never match. The moves are app/platform/relay_event/apply.py's, in one transaction, then the webhook
-relay is nudged.
+relay is nudged. An SNS ``SubscriptionConfirmation`` is confirmed by an actor
+(tasks/platform/sns_subscriptions.py), through an outbox row: the handler never calls out.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from app.platform import db
 from app.platform.relay_event import mailgun, postmark, ses, sns
 from app.platform.relay_event.accounts import relay_account
 from app.platform.relay_event.apply import RelayEvent, apply_event
+from kit.actors import Actor
+from kit.aws_sns import subscribe_url_problem
+from models.outbox import enqueue
 
 bp = Blueprint("relay_events", url_prefix="/callbacks")
 log = logging.getLogger("herald.relay_events")
@@ -84,7 +88,7 @@ async def mailgun_event(request: Request, tenant_id: str) -> HTTPResponse:
 
 @bp.post("/ses/<tenant_id:id>", ctx_auth="signature", ctx_errors=(400, 413, 502), ctx_responses=OUTCOMES)
 async def ses_event(request: Request, tenant_id: str) -> HTTPResponse:
-    """Amazon SNS posts JSON as text/plain; a SubscriptionConfirmation is confirmed through the egress."""
+    """Amazon SNS posts JSON as text/plain; a SubscriptionConfirmation is confirmed by an actor."""
     envelope = _payload(request)
     settings = request.app.ctx.settings
     tenant, config = await relay_account(db.connection(), tenant_id, "ses", settings)
@@ -109,14 +113,14 @@ async def ses_event(request: Request, tenant_id: str) -> HTTPResponse:
 async def _act_on_sns(request: Request, tenant_pk: int, envelope: dict) -> HTTPResponse:
     kind = envelope.get("Type")
     if kind == "SubscriptionConfirmation":
-        try:
-            await sns.confirm_subscription(envelope)
-        except sns.NotVerified as error:
-            raise errors.PermissionDenied(f"{REFUSED} ({error})") from None
-        except sns.Unreachable as error:
-            log.warning("ses subscription confirmation: %s", error)
-            raise errors.UpstreamError() from None
-        return reply(request, {"Outcomes": ["subscribed"]})
+        url = envelope.get("SubscribeURL")
+        problem = subscribe_url_problem(url, envelope.get("TopicArn"))  # the topic: the account's (verified)
+        if problem:
+            raise errors.PermissionDenied(f"{REFUSED} ({problem})")
+        async with db.transaction() as conn:
+            await enqueue(conn, Actor.SNS_SUBSCRIPTION_CONFIRM, tenant_pk, url)
+        request.app.ctx.wakeup.poke()
+        return reply(request, {"Outcomes": ["confirming"]})
     if kind != "Notification":
         return reply(request, {"Outcomes": ["ignored"]})
     return await _apply(request, tenant_pk, ses.parse(envelope.get("Message") or ""))

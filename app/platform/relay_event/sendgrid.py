@@ -129,6 +129,7 @@ async def events(request: Request, tenant_id: str) -> HTTPResponse:
                 for event in found:
                     outcomes.append(await apply_event(conn, tenant.id, event))
             request.app.ctx.wakeup.poke()
+        await replays.recorded(redis, "sendgrid", tenant_id, seen)
     except BaseException:
         await replays.forget(redis, "sendgrid", tenant_id, seen)
         raise

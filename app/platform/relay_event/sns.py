@@ -1,6 +1,6 @@
 """Amazon SNS messages (how SES reports its events): the signature checked against the signing
 certificate, the certificate only from ``https://sns.<region>.amazonaws.com``, fetched through the
-egress (kit/egress.py), unless the operator pinned it: a file ``<sha256 hex of the URL>.pem`` in
+egress (kit/aws_sns.py), unless the operator pinned it: a file ``<sha256 hex of the URL>.pem`` in
 ``SNS_CERTIFICATE_DIR`` (default ``$HERALD_VAR_DIR/sns-certificates``), which is how the tests give theirs.
 
 The string signed is ``Name\\nValue\\n`` for the fields of the message's type, in this order
@@ -16,23 +16,18 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import re
 from collections import OrderedDict
 from datetime import datetime, timezone
 from pathlib import Path
 
-import httpx
 from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
-from kit import egress
+from kit.aws_sns import CERTIFICATE_URL, Unreachable, fetch  # noqa: F401  (Unreachable: the callback's 502)
 from kit.settings import Settings
 
-HOST = r"sns\.[a-z0-9-]{1,30}\.amazonaws\.com(?:\.cn)?"
-CERTIFICATE_URL = re.compile(rf"^https://{HOST}/[A-Za-z0-9._/-]{{1,200}}\.pem$")
-SUBSCRIBE_URL = re.compile(rf"^https://{HOST}/\?[A-Za-z0-9._~%&=:-]{{1,2000}}$")
 FIELDS = {
     "Notification": ("Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type"),
     "SubscriptionConfirmation": ("Message", "MessageId", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type"),
@@ -41,17 +36,12 @@ FIELDS = {
 HASHES = {"1": hashes.SHA1, "2": hashes.SHA256}
 MAX_AGE = 3600
 SEEN_KEY = "relay_event:sns:message:{tenant}:{message_id}"
-FETCH_TIMEOUT = 10.0
 _CACHE: OrderedDict[str, x509.Certificate] = OrderedDict()
 _CACHE_SIZE = 32
 
 
 class NotVerified(Exception):
     """The message is not SNS's, not the account's topic, or not fresh: 403, nothing changes."""
-
-
-class Unreachable(Exception):
-    """SNS's own URL (the certificate, the SubscribeURL) could not be fetched: 502, SNS tries again."""
 
 
 def string_to_sign(envelope: dict) -> bytes:
@@ -119,18 +109,6 @@ def pinned_path(url: str, settings: Settings) -> Path | None:
     return None if folder is None else Path(folder) / f"{hashlib.sha256(url.encode()).hexdigest()}.pem"
 
 
-async def fetch(url: str) -> bytes:
-    """GET an SNS URL through the egress (https on 443 to public addresses, no redirects, capped)."""
-    try:
-        async with egress.client(egress.PROVIDERS, timeout=FETCH_TIMEOUT) as http:
-            response = await http.get(url)
-    except (egress.EgressError, httpx.HTTPError, OSError) as error:
-        raise Unreachable(f"cannot fetch {url}: {type(error).__name__}: {error}") from None
-    if response.status_code != 200:
-        raise Unreachable(f"{url} answered HTTP {response.status_code}")
-    return response.content
-
-
 async def verify(envelope: dict, config: dict, settings: Settings) -> None:
     """Raise :class:`NotVerified` unless the message is SNS's, fresh, and from the account's topic."""
     topic = config.get("sns_topic_arn")
@@ -150,10 +128,3 @@ async def forget(redis, tenant_id: str, message_id: str) -> None:
     """The message could not be acted on: SNS's retry of it is not a replay."""
     await redis.delete(SEEN_KEY.format(tenant=tenant_id, message_id=str(message_id)[:100]))
 
-
-async def confirm_subscription(envelope: dict) -> None:
-    """Fetch the SubscribeURL of a verified SubscriptionConfirmation (only SNS's own host)."""
-    url = envelope.get("SubscribeURL")
-    if not isinstance(url, str) or not SUBSCRIBE_URL.match(url):
-        raise NotVerified("the SubscribeURL is not an https URL on sns.<region>.amazonaws.com")
-    await fetch(url)

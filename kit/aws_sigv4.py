@@ -2,7 +2,8 @@
 
 https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html: a canonical request
 (method, URI, query, the signed headers, the payload's SHA-256), a string to sign naming the date,
-region and service, and a key derived from the secret by four HMACs. Only what Amazon SES needs:
+region and service, and a key derived from the secret by four HMACs. Only what Amazon SES needs
+(providers/ses.py sends with it; app/platform/provider/credentials.py checks a key with it):
 the headers given are all signed, names lowercased, values trimmed.
 """
 
