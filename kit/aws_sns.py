@@ -57,11 +57,13 @@ def confirmation_target(url: str, sns_base_url: str | None) -> str:
 
 async def fetch(url: str, policy: egress.Policy = egress.PROVIDERS) -> bytes:
     """GET ``url`` through the egress (by default https on 443 to public addresses), no redirects, capped."""
+    where = url.split("?", 1)[0]  # a SubscribeURL's query holds its confirmation token: never in a log line
     try:
         async with egress.client(policy, timeout=FETCH_TIMEOUT) as http:
             response = await http.get(url)
     except (egress.EgressError, httpx.HTTPError, OSError) as error:
-        raise Unreachable(f"cannot fetch {url}: {type(error).__name__}: {error}") from None
+        reason = str(error).replace(url, where)
+        raise Unreachable(f"cannot fetch {where}: {type(error).__name__}: {reason}") from None
     if response.status_code != 200:
-        raise Unreachable(f"{url} answered HTTP {response.status_code}")
+        raise Unreachable(f"{where} answered HTTP {response.status_code}")
     return response.content
