@@ -74,7 +74,7 @@ swagger-ui:
 		$(CURDIR)/app/http/static/swagger-ui/
 	rm -rf var/swagger-ui
 
-# Headless Chromium for the browser tests (tests/fixtures/browser.py): Debian's `chromium`, installed
+# Headless Chromium for the browser tests (Playwright on it: tests/console/web.py): Debian's `chromium`, installed
 # when /usr/bin/chromium is missing and we are root with apt; otherwise those tests skip and say why.
 .PHONY: browser
 browser:

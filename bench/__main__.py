@@ -14,7 +14,9 @@ in the same run on the same machine.
    rate with the same worker processes, p99 at the offered rate, relay lag (bench/smtp_e2e.py);
    and through the HTTP providers (Twilio, FCM, WhatsApp Cloud) against local servers, each
    channel's delivered rate against the no-op rate (bench/providers_e2e.py);
-8. idle: `herald up` with no traffic, the CPU of every process (bench/idle.py).
+8. idle: `herald up` with no traffic, the CPU of every process (bench/idle.py);
+9. console: four of the console's pages, p50/p95 of sequential requests signed in once, and each
+   page's weight with its scripts and styles, gzipped (bench/console.py).
 
 Uses DATABASE_URL / REDIS_URL when set, else starts the embedded servers. Creates its own
 databases and drops them at the end. Results: bench/results/<date>.json and .md.
@@ -172,6 +174,9 @@ class Bench(Stage):
         if not self.args.skip_runtime:  # bench/runtime.py: /collect and a cached page vs a bare handler
             from bench import runtime
             results["runtime"] = await runtime.run(self)
+        if not self.args.skip_console:  # bench/console.py: the console's pages, p95 and weight
+            from bench import console
+            results["console"] = await console.run(self)
         if not self.args.skip_idle:  # bench/idle.py: `herald up` with no traffic
             results["idle"] = await asyncio.to_thread(idle.measure)
         if not self.args.skip_reports:  # bench/reports.py: the dashboard's reports over millions of messages
@@ -231,6 +236,8 @@ def main() -> int:
     parser.add_argument("--skip-idle", action="store_true", help="skip idle `herald up` CPU (bench/idle.py)")
     parser.add_argument("--skip-pages", action="store_true", help="skip the TLS ask bench (bench/pages.py)")
     parser.add_argument("--skip-runtime", action="store_true", help="skip the runtime bench (bench/runtime.py)")
+    parser.add_argument("--skip-console", action="store_true", help="skip the console's pages (bench/console.py)")
+    parser.add_argument("--console-samples", type=int, default=200, help="requests timed per console page")
     parser.add_argument("--profile", action="store_true", help="py-spy the platform during accept")
     parser.add_argument("--skip-workers", action="store_true", help="skip accept with HTTP_WORKERS=2")
     parser.add_argument("--scale-rows", type=int, default=5_000_000,

@@ -3,6 +3,8 @@ or malformed, raises :class:`ConfigError` naming the variable (kit/settings.py r
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import json
 from typing import Mapping
 from urllib.parse import urlsplit
@@ -98,3 +100,37 @@ def json_object(env: Mapping[str, str], name: str) -> dict:
     if not isinstance(value, dict):
         raise ConfigError(name, "must be a JSON object")
     return value
+
+
+def relying_party_id(name: str, value: str | None, hosts: Mapping[str, str]) -> str | None:
+    """The passkeys' relying-party id: a registrable suffix of every host in ``hosts`` (what each is,
+    e.g. "the console" -> its host): equal to the host or a parent domain of it, never a public
+    suffix (``com``, ``co.uk``, ``github.io``: browsers refuse those) and never an IP address
+    (WebAuthn takes domains only). ``localhost`` is allowed for hosts that are ``localhost``, as
+    browsers allow it in development. Unset: None (the identity server's host is used)."""
+    rp_id = (value or "").strip().lower().rstrip(".")
+    if not rp_id:
+        return None
+    named = ", ".join(f"{what} {host}" for what, host in hosts.items())
+    try:
+        ipaddress.ip_address(rp_id.strip("[]"))
+    except ValueError:
+        pass
+    else:
+        raise ConfigError(name, f"{rp_id!r} is an IP address; WebAuthn takes a domain name ({named})")
+    outside = [host for host in hosts.values() if host != rp_id and not host.endswith("." + rp_id)]
+    if outside:
+        raise ConfigError(name, f"{rp_id!r} must be a registrable suffix of the hosts people use passkeys on "
+                                f"({named}): the host itself or a parent domain of it")
+    if rp_id != "localhost" and _public_suffixes().is_public(rp_id):
+        raise ConfigError(name, f"{rp_id!r} is a public suffix, which browsers refuse as a relying party; "
+                                f"use a domain you register under it ({named})")
+    return rp_id
+
+
+@functools.lru_cache(maxsize=1)
+def _public_suffixes():
+    # Read only when WEBAUTHN_RP_ID is set: parsing the list takes about 0.1 s.
+    from publicsuffixlist import PublicSuffixList
+
+    return PublicSuffixList()

@@ -342,7 +342,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         identity_mail_key=text("IDENTITY_MAIL_KEY"),
         identity_mail_from=text("IDENTITY_MAIL_FROM"),
         dashboard_origins=read.origins(env, "DASHBOARD_ORIGINS"),
-        webauthn_rp_id=(text("WEBAUTHN_RP_ID") or "").strip().lower().rstrip(".") or None,
+        webauthn_rp_id=read.relying_party_id("WEBAUTHN_RP_ID", text("WEBAUTHN_RP_ID"), {
+            "the console": urlsplit(public_urls["console"]).hostname,
+            "the identity server": urlsplit(public_urls["identity"]).hostname}),
         ai_base_url=(text("AI_BASE_URL") or "").rstrip("/") or None,
         ai_api_key=text("AI_API_KEY"),
         ai_model=text("AI_MODEL") or "gpt-4o-mini",

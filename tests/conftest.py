@@ -50,7 +50,7 @@ OWN_PROCESS_FIXTURES = {
     "crm_relay", "crm_pipeline", "crm_drain",  # tests/crm/: a CRM relay and worker of the module's own
     "lead_pipeline",  # tests/runtime/test_forms.py: a runtime worker and scheduler of the module's own
     "scheduler_redis",  # tests/platform/test_scheduler_first_run.py: schedulers of its own, waiting for jobs
-    "chromium", "start_chromium", "chromium_browser",  # a headless Chromium (tests/fixtures/browser.py, tests/console/web.py)
+    "chromium_browser",  # the console's headless Chromium (tests/console/web.py; other browser tests are marked slow)
     "mail_relay",  # tests/mail/test_received.py: the mail system's outbox relay
     "herald_hosts",  # tests/console/web.py: the systems again under host names of their own, for the browser
 }

@@ -61,12 +61,14 @@ async def _pending(request: Request) -> int | None:
 async def require_person(request: Request) -> Person:
     if not cookies.session_token(request):
         raise SignInNeeded()
-    me = await upstream.call(request, "GET", "/api/auth/me")
+    # One round trip, not two: the accounts and the badge are asked beside who the person is (each
+    # call carries the same session; when it has ended, all three say so and only the first is read).
+    me, listed, pending = await asyncio.gather(upstream.call(request, "GET", "/api/auth/me"),
+                                               upstream.call(request, "GET", "/api/tenants"), _pending(request))
     if me.status == 401:
         raise SignInNeeded(ended=True)
     if not me.ok:
         raise upstream.Unavailable()
-    listed, pending = await asyncio.gather(upstream.call(request, "GET", "/api/tenants"), _pending(request))
     accounts = listed.get("Tenants", []) if listed.ok else []
     person = Person(me.get("UserId", ""), me.get("UserEmail", ""), sorted(accounts, key=lambda a: a["Name"].casefold()),
                     pending)

@@ -117,3 +117,28 @@ async def test_confirm_it_is_you_with_a_passkey(browser, identity, console):
     removed = await browser.post(f"/me/passkeys/{passkey_id}/remove")
     assert removed.status_code == 303, removed.text
     assert "No passkey is set up." in (await browser.get("/me")).text
+
+
+async def test_a_passkey_is_renamed_from_its_row(browser, another_browser, identity, console):
+    owner = await make_person(identity, "console-passkey-rename")
+    other = await make_person(identity, "console-passkey-rename-other")
+    await browser.sign_in(owner.email, PASSWORD)
+    await add_passkey(browser, console, "Phone")
+    page = await browser.get("/me")
+    passkey_id = PASSKEY_ID.search(page.text).group(1)
+    assert f'action="/me/passkeys/{passkey_id}/rename"' in page.text and 'value="Phone"' in page.text
+    assert "<summary>Rename<span class=\"visually-hidden\"> Phone</span></summary>" in page.text
+
+    renamed = await browser.post(f"/me/passkeys/{passkey_id}/rename", {"name": "  Pixel 9 "})
+    assert renamed.status_code == 200 and "Passkey renamed “Pixel 9”." in renamed.text, renamed.text
+    assert "<strong>Pixel 9</strong>" in renamed.text and "<strong>Phone</strong>" not in renamed.text
+    blank = await browser.post(f"/me/passkeys/{passkey_id}/rename", {"name": "   "})
+    assert blank.status_code == 400 and "Enter a name for the passkey" in blank.text
+    forged = await browser.post(f"/me/passkeys/{passkey_id}/rename", {"name": "Forged"}, csrf="forged")
+    assert forged.status_code == 403
+
+    await another_browser.sign_in(other.email, PASSWORD)
+    await another_browser.get("/me")
+    foreign = await another_browser.post(f"/me/passkeys/{passkey_id}/rename", {"name": "Mine now"})
+    assert foreign.status_code == 404
+    assert "<strong>Pixel 9</strong>" in (await browser.get("/me")).text

@@ -11,6 +11,9 @@ a SameSite rule scoped to the wrong host fails here. Passkeys: the relying party
 console as a secure context (``--unsafely-treat-insecure-origin-as-secure``, as an https console
 is), since WebAuthn exists only there; :func:`virtual_authenticator` is Chromium's, over CDP.
 
+:func:`launch_chromium` is the one launcher of every browser test (the console's, the published
+page's in tests/runtime/test_browser.py, web push's in tests/platform/test_push_browser.py).
+
 Chromium missing: the browser tests skip, saying why; with ``HERALD_REQUIRE_BROWSER=1`` (CI) they
 fail instead. Every page a journey visits goes through :func:`Visit.check`: axe-core (vendored in
 ``tests/vendor/axe-core``, injected into the page) must find no serious or critical violation;
@@ -19,6 +22,7 @@ given a name, the page is also photographed at 1280 and 390 px wide into ``var/s
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -96,21 +100,32 @@ def herald_hosts(services, tmp_path_factory) -> Iterator[Hosts]:
             server.stop()
 
 
+@contextlib.asynccontextmanager
+async def launch_chromium(*flags: str):
+    """The one way the tests start a browser: Playwright driving Debian's Chromium, headless, with
+    the container's :data:`FLAGS` and ``flags`` (``--host-resolver-rules=...``); the Playwright
+    ``Browser``, closed on exit. Skips saying why (fails under HERALD_REQUIRE_BROWSER=1) when Chromium
+    or Playwright is missing. What Playwright has no API for goes over its own CDP session
+    (``context.new_cdp_session(page)``)."""
+    binary = chromium_or_skip()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=binary, headless=True, args=[*FLAGS, *flags])
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
 @pytest.fixture(scope="session")
 async def chromium_browser(herald_hosts):
     """One headless Chromium for the run (Playwright, Debian's binary), resolving *.herald.test locally;
     the console's origin counts as secure (WebAuthn)."""
-    binary = chromium_or_skip()
-    from playwright.async_api import async_playwright
-
     rules = ", ".join(f"MAP {host} 127.0.0.1" for host in HOSTS.values())
-    async with async_playwright() as driver:
-        browser = await driver.chromium.launch(executable_path=binary, headless=True,
-                                               args=[*FLAGS, f"--host-resolver-rules={rules}",
-                                                     "--unsafely-treat-insecure-origin-as-secure="
-                                                     + herald_hosts.url("console")])
+    async with launch_chromium(f"--host-resolver-rules={rules}",
+                               "--unsafely-treat-insecure-origin-as-secure=" + herald_hosts.url("console")) as browser:
         yield browser
-        await browser.close()
 
 
 @pytest.fixture

@@ -106,3 +106,30 @@ def test_bcrypt_cost_is_12_and_lower_only_in_tests():
     with pytest.raises(ConfigError, match="PASSWORD_HASH_COST"):
         load_settings({**GOOD, "HERALD_ENV": "production", "PASSWORD_HASH_COST": "11"})
     assert load_settings({**GOOD, "HERALD_ENV": "test", "PASSWORD_HASH_COST": "4"}).password_hash_cost == 4
+
+
+PASSKEY_HOSTS = {**GOOD, "CONSOLE_URL": "https://console.herald.test", "IDENTITY_URL": "https://auth.herald.test"}
+
+
+@pytest.mark.parametrize("rp_id, refused_because", [
+    ("evil.example", "registrable suffix"),         # another site: browsers refuse the ceremony
+    ("console.herald.test", "registrable suffix"),  # the console's host but not the identity server's
+    ("test", "public suffix"),                      # a suffix of both, but no one registers under it alone
+    ("127.0.0.1", "IP address"),                    # WebAuthn takes domain names only
+])
+def test_a_passkey_rp_id_outside_the_console_and_identity_hosts_stops_the_start(rp_id, refused_because):
+    with pytest.raises(ConfigError) as caught:
+        load_settings({**PASSKEY_HOSTS, "WEBAUTHN_RP_ID": rp_id})
+    message = str(caught.value)
+    assert caught.value.variable == "WEBAUTHN_RP_ID" and message.startswith("WEBAUTHN_RP_ID: ")
+    assert refused_because in message and "\n" not in message
+    assert "console.herald.test" in message and "auth.herald.test" in message  # the hosts it was checked against
+
+
+def test_a_passkey_rp_id_may_be_the_shared_parent_or_localhost_in_development():
+    assert load_settings({**PASSKEY_HOSTS, "WEBAUTHN_RP_ID": "Herald.Test."}).webauthn_rp_id == "herald.test"
+    assert load_settings({**GOOD, "CONSOLE_URL": "https://auth.herald.test", "IDENTITY_URL": "https://auth.herald.test",
+                          "WEBAUTHN_RP_ID": "auth.herald.test"}).webauthn_rp_id == "auth.herald.test"
+    local = {**GOOD, "CONSOLE_URL": "http://localhost:8005", "IDENTITY_URL": "http://localhost:8001"}
+    assert load_settings({**local, "WEBAUTHN_RP_ID": "localhost"}).webauthn_rp_id == "localhost"
+    assert load_settings(GOOD).webauthn_rp_id is None  # unset: the identity server's host (127.0.0.1 by default)

@@ -84,3 +84,26 @@ async def test_user_verification_is_required(client, identity_url):
     person = await make_person(client, "nouv")
     response = await register(client, person, MiniAuthenticator(user_verified=False), identity_url)
     assert response.status_code == 401
+
+
+async def test_a_passkey_is_renamed_by_its_owner_only(client, identity_url):
+    owner, stranger = await make_person(client, "renamer"), await make_person(client, "renamer-other")
+    registered = await register(client, owner, MiniAuthenticator(), identity_url)
+    assert registered.status_code == 201, registered.text
+    passkey = registered.json()["passkey"]
+    assert passkey["name"] == "laptop"
+
+    renamed = await client.patch(f"/v1/passkeys/{passkey['id']}", headers=owner.auth, json={"name": "  Work laptop "})
+    assert renamed.status_code == 200, renamed.text
+    assert renamed.json()["passkey"] == {**passkey, "name": "Work laptop"}  # the name alone changed
+    listed = (await client.get("/v1/passkeys", headers=owner.auth)).json()["passkeys"]
+    assert [row["name"] for row in listed] == ["Work laptop"]
+
+    blank = await client.patch(f"/v1/passkeys/{passkey['id']}", headers=owner.auth, json={"name": "   "})
+    assert blank.status_code == 400 and blank.json()["error"]["details"] == {"name": "must not be empty"}
+    theirs = await client.patch(f"/v1/passkeys/{passkey['id']}", headers=stranger.auth, json={"name": "Mine now"})
+    assert theirs.status_code == 404, theirs.text
+    anonymous = await client.patch(f"/v1/passkeys/{passkey['id']}", json={"name": "Mine now"})
+    assert anonymous.status_code == 401
+    assert [row["name"] for row in (await client.get("/v1/passkeys", headers=owner.auth)).json()["passkeys"]] == [
+        "Work laptop"]

@@ -57,3 +57,40 @@ async def test_someone_elses_passkey_answers_404(dashboard, identity, services):
     stolen = await dashboard.delete(f"/api/me/passkeys/{made.json()['passkey']['id']}", headers=other.auth)
     assert stolen.status_code == 404, stolen.text
     assert len((await dashboard.get("/api/me/passkeys", headers=owner.auth)).json()["passkeys"]) == 1
+
+
+async def test_a_passkey_is_renamed_without_reauthentication_by_its_owner_only(dashboard, identity, services):
+    console = services.env["CONSOLE_URL"]
+    owner = await signed_in_member(identity, dashboard, "mykeys-rename")
+    other = await signed_in_member(identity, dashboard, "mykeys-rename-other")
+    started = await dashboard.post("/api/me/passkeys/iniciar", headers=owner.auth, json={"origin": console})
+    made = await dashboard.post("/api/me/passkeys", headers=owner.auth, json={
+        "desafio_id": started.json()["desafio_id"], "nome": "Phone",
+        "credencial": MiniAuthenticator().create(started.json()["opcoes"], console)})
+    assert made.status_code == 201, made.text
+    passkey = made.json()["passkey"]
+
+    # Long after the sign-in a rename still goes through: a name adds no way in, where removing asks.
+    from tortoise import connections
+
+    await connections.get("identity").execute_query(
+        "UPDATE sessions SET created_at = created_at - interval '11 minutes', "
+        "reauthenticated_at = reauthenticated_at - interval '11 minutes' "
+        "WHERE user_id = (SELECT id FROM users WHERE public_id = $1)", [owner.id])
+    stale = await dashboard.delete(f"/api/me/passkeys/{passkey['id']}", headers=owner.auth)
+    assert stale.status_code == 403 and stale.json()["Error"]["Code"] == "ReauthRequired", stale.text
+    renamed = await dashboard.patch(f"/api/me/passkeys/{passkey['id']}", headers=owner.auth,
+                                    json={"nome": " Pixel 9 "})
+    assert renamed.status_code == 200, renamed.text
+    assert renamed.json()["passkey"] == {**passkey, "nome": "Pixel 9"}
+    assert [row["nome"] for row in (await dashboard.get("/api/me/passkeys", headers=owner.auth)).json()["passkeys"]
+            ] == ["Pixel 9"]
+
+    blank = await dashboard.patch(f"/api/me/passkeys/{passkey['id']}", headers=owner.auth, json={"nome": "  "})
+    assert blank.status_code == 400 and blank.json()["Error"]["Details"] == {"nome": "must not be empty"}, blank.text
+    stolen = await dashboard.patch(f"/api/me/passkeys/{passkey['id']}", headers=other.auth, json={"nome": "Mine"})
+    assert stolen.status_code == 404, stolen.text
+    missing = await dashboard.patch("/api/me/passkeys/pky_nothing", headers=owner.auth, json={"nome": "Mine"})
+    assert missing.status_code == 404
+    assert [row["nome"] for row in (await dashboard.get("/api/me/passkeys", headers=owner.auth)).json()["passkeys"]
+            ] == ["Pixel 9"]

@@ -1,4 +1,5 @@
-"""Web push in a real browser (headless Chromium over the DevTools protocol, tests/fixtures/browser.py).
+"""Web push in a real browser (headless Debian Chromium driven by Playwright, through tests/console/web.py's
+launcher; the service-worker commands over Playwright's own CDP session).
 
 A site on its own origin (a local server on http://127.0.0.1:<port>, a secure context) serves a page
 with the snippet of ``GET /api/push/site-config`` and the service worker it returns at
@@ -18,16 +19,20 @@ What cannot be real offline, and what stands in for it:
   key from its sealed configuration) encrypts the push for that subscription and posts it to a local
   server standing in for FCM; the test decrypts it with the subscription's private key, as the
   browser's push client would, and hands the plaintext to the service worker with
-  ``ServiceWorker.deliverPushMessage``. The worker must show the notification.
+  ``ServiceWorker.deliverPushMessage`` (CDP: Playwright has no push API). The worker must show the
+  notification.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import functools
 import json
 import os
 import threading
+import time
+from typing import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
@@ -35,7 +40,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from tests.fixtures.browser import *  # noqa: F401,F403
+from tests.console.web import launch_chromium
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.harness import free_port
 from tests.fixtures.provider_servers import Answer
@@ -91,8 +96,7 @@ class _SiteHandler(BaseHTTPRequestHandler):
         pass
 
 
-async def test_the_snippet_registers_and_the_worker_shows_a_push_in_chromium(dashboard, identity, chromium,
-                                                                              http_server):
+async def test_the_snippet_registers_and_the_worker_shows_a_push_in_chromium(dashboard, identity, http_server):
     from kit.egress import PROVIDERS
     from models.platform.provider_config import ProviderConfig
     from models.platform.tenant import Tenant
@@ -116,11 +120,16 @@ async def test_the_snippet_registers_and_the_worker_shows_a_push_in_chromium(das
 
     site = Site(page_html, config["ServiceWorker"])
     try:
-        async with chromium.devtools() as browser:
-            await browser.send("Browser.grantPermissions", permissions=["notifications"], origin=site.origin)
-            page = await browser.new_page()
-            await page.send("ServiceWorker.enable")
-            await page.navigate(site.origin + "/")
+        async with launch_chromium() as chromium:
+            context = await chromium.new_context()
+            await context.grant_permissions(["notifications"], origin=site.origin)
+            page = await context.new_page()
+            # Playwright has no API for a service worker's versions or for delivering a push: its own
+            # CDP session on the page (ServiceWorker domain), enabled before the page registers one.
+            cdp = await context.new_cdp_session(page)
+            versions = CdpEvents(cdp, "ServiceWorker.workerVersionUpdated")
+            await cdp.send("ServiceWorker.enable")
+            await page.goto(site.origin + "/")  # waits for the load event
 
             # The snippet: the worker registered from the site's origin, the subscription sent to Herald.
             answer = await page.evaluate("Herald.subscribe()")
@@ -148,7 +157,7 @@ async def test_the_snippet_registers_and_the_worker_shows_a_push_in_chromium(das
             [pushed] = http_server.requests
             plaintext = http_ece.decrypt(pushed.body, private_key=receiver, auth_secret=auth, version="aes128gcm")
 
-            active = await page.wait_for("ServiceWorker.workerVersionUpdated", lambda params: any(
+            active = await versions.wait_for(lambda params: any(
                 version["status"] == "activated" and version["scriptURL"] == scope for version in params["versions"]))
             registration = next(version["registrationId"] for version in active["versions"]
                                 if version["status"] == "activated")
@@ -160,12 +169,13 @@ async def test_the_snippet_registers_and_the_worker_shows_a_push_in_chromium(das
             # push (seen once in CI, 15 s of nothing). The notification carries the message id as its tag,
             # so delivering the same push again replaces rather than adds: the list below stays exact.
             for attempt in range(3):
-                await page.send("ServiceWorker.deliverPushMessage", origin=site.origin,
-                                registrationId=registration, data=plaintext.decode())
+                await cdp.send("ServiceWorker.deliverPushMessage", {"origin": site.origin,
+                                                                    "registrationId": registration,
+                                                                    "data": plaintext.decode()})
                 try:
-                    shown = await page.poll(
-                        "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(list => list.map("
-                        "n => ({title: n.title, body: n.body, data: n.data, tag: n.tag})))", timeout=8)
+                    shown = await poll(page, "navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                                             ".then(list => list.map(n => ({title: n.title, body: n.body, "
+                                             "data: n.data, tag: n.tag})))", timeout=8)
                     break
                 except TimeoutError:
                     if attempt == 2:
@@ -173,7 +183,51 @@ async def test_the_snippet_registers_and_the_worker_shows_a_push_in_chromium(das
             assert shown == [{"title": "Order shipped", "body": "Your order #7 is on its way",
                               "data": {"url": "https://shop.example/orders/7", "messageId": "msg_browserpush1"},
                               "tag": "msg_browserpush1"}]
-            await page.close()
+            await context.close()
     finally:
         site.close()
 
+
+class CdpEvents:
+    """Every ``method`` event of a CDP session, kept in order from the moment this is made, so an event
+    that arrived before a wait began is not missed."""
+
+    def __init__(self, cdp, method: str) -> None:
+        self.seen: list[dict] = []
+        self.arrived = asyncio.Event()
+        cdp.on(method, self._received)
+
+    def _received(self, params: dict) -> None:
+        self.seen.append(params)
+        self.arrived.set()
+
+    async def wait_for(self, predicate: Callable[[dict], bool], timeout: float = 15) -> dict:
+        """The first event (since this was made) whose params satisfy ``predicate``; TimeoutError after
+        ``timeout`` seconds."""
+        async def first() -> dict:
+            index = 0
+            while True:
+                for params in self.seen[index:]:
+                    if predicate(params):
+                        return params
+                index = len(self.seen)
+                self.arrived.clear()  # no event can arrive between the scan and here: no await between
+                await self.arrived.wait()
+
+        try:
+            return await asyncio.wait_for(first(), timeout)
+        except asyncio.TimeoutError:
+            raise TimeoutError(f"no matching event within {timeout}s") from None
+
+
+async def poll(page, expression: str, timeout: float = 15, interval: float = 0.1):
+    """Evaluates ``expression`` (promises awaited) until its value is truthy, within a deadline: the
+    value; TimeoutError otherwise."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{expression!r} still {value!r} after {timeout}s")
+        await asyncio.sleep(interval)

@@ -1,4 +1,5 @@
-"""The issue's "done when" in a real browser (headless Debian Chromium over the DevTools protocol):
+"""The issue's "done when" in a real browser (headless Debian Chromium driven by Playwright, through
+tests/console/web.py's launcher):
 a page published on a custom host (Chromium resolves the host to 127.0.0.1), opened, rendered, its
 pixel loaded; a click and a scroll reach the heatmap and the overview; the live stream shows the
 visit; the session replay (rrweb, loaded by the pixel) holds the page as it was drawn, the scroll, and
@@ -17,8 +18,8 @@ import pytest
 
 from models.runtime.lead import Submission
 from models.runtime.pixel import Pixel
+from tests.console.web import launch_chromium
 from tests.fixtures.access import grant
-from tests.fixtures.browser import *  # noqa: F401,F403  (chromium, start_chromium)
 from tests.fixtures.identity import make_person
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
 from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.slow  # a headless Chromium
 
 
 async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_form(  # noqa: F811
-        pages, web, site, site_runtime, identity, consumer, lead_pipeline, start_chromium):
+        pages, web, site, site_runtime, identity, consumer, lead_pipeline):
     await Pixel.create(public_id=f"pxl_{secrets.token_hex(8)}", tenant=site.tenant, name="Site", site=site.host,
                        replay=True)
     form = await new_form(pages, site, consent=False)
@@ -54,16 +55,17 @@ async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_fo
     listener = asyncio.create_task(listen())
 
     port = urlsplit(site_runtime.url).port
-    chromium = start_chromium(f"--host-resolver-rules=MAP {site.host} 127.0.0.1", f"--user-agent={BROWSER}")
     try:
-        async with chromium.devtools() as browser:
-            page = await browser.new_page()
-            await page.navigate(f"http://{site.host}:{port}/launch")
+        async with launch_chromium(f"--host-resolver-rules=MAP {site.host} 127.0.0.1") as chromium:
+            context = await chromium.new_context(user_agent=BROWSER, viewport={"width": 1280, "height": 800})
+            page = await context.new_page()
+            await page.goto(f"http://{site.host}:{port}/launch")  # waits for the load event
             assert await page.evaluate("document.querySelector('h1').textContent") == "Launch day"
-            await page.poll("performance.getEntriesByType('resource').some(e => e.name.includes('/pixel.js'))")
-            await page.click(200, 40)
-            await page.scroll_to(0, 5000)
-            await page.scroll(delta_y=800)
+            await page.wait_for_function(
+                "performance.getEntriesByType('resource').some(e => e.name.includes('/pixel.js'))", timeout=15_000)
+            await page.mouse.click(200, 40)
+            await page.evaluate("window.scrollTo(0, 5000)")
+            await page.mouse.wheel(0, 800)
 
             async def reached() -> bool:
                 heat = (await web.get("/v1/analytics/heatmap", params={"pagina": "/launch"}, headers=headers)).json()
@@ -77,17 +79,19 @@ async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_fo
             replay = _Replay(web, headers, "/launch")
             await eventually(replay.drawn, seconds=40, what="the page and the scroll in the replay")
 
+            # Set as a script would and announced with an input event, as before the port to Playwright
+            # (fill() would type it the same way; the replay must mask it either way).
             await page.evaluate("document.querySelector('input[name=email]').value = 'gabi@example.com'")
             await page.evaluate("document.querySelector('input[name=email]')"
                                 ".dispatchEvent(new Event('input', {bubbles: true}))")
             await eventually(replay.typed, seconds=20, what="the masked input in the replay")
             await page.evaluate("document.querySelector('form.herald-form').submit()")
-            await page.poll("document.body && document.body.textContent.includes('Thanks, we will write soon.')",
-                            timeout=20)
-            await page.close()
+            # Polled across the navigation the submission starts.
+            await page.wait_for_function(
+                "document.body && document.body.textContent.includes('Thanks, we will write soon.')", timeout=20_000)
+            await context.close()
     finally:
         listener.cancel()
-        chromium.stop()
 
     deadline = time.monotonic() + 60
     while True:

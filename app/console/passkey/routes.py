@@ -1,4 +1,4 @@
-"""Passkeys: signing in with one, and adding and removing the person's own on their profile.
+"""Passkeys: signing in with one, and adding, renaming and removing the person's own on their profile.
 
 A WebAuthn ceremony runs in the browser (``static/js/passkey.js``, a static file: the CSP allows
 no inline script). The script asks the console for the options as JSON (``.../options``), hands
@@ -7,7 +7,7 @@ submits the form: the answer is then an ordinary form post, CSRF token and all, 
 follows is rendered here. The console's origin is the ceremony's: the platform accepts it, and the
 identity server's relying party (``WEBAUTHN_RP_ID``) covers the console's host.
 ``POST /api/auth/passkey/login/start`` and ``/finish``; ``GET/POST /api/me/passkeys``,
-``POST /api/me/passkeys/iniciar``, ``DELETE /api/me/passkeys/{id}``.
+``POST /api/me/passkeys/iniciar``, ``PATCH`` and ``DELETE /api/me/passkeys/{id}``.
 """
 
 from __future__ import annotations
@@ -106,6 +106,27 @@ async def add(request: Request) -> HTTPResponse:
                                   errors={"passkey_name": "The passkey could not be added. Try again"})
     return await profile_page(request, notice=f"Passkey “{name}” added: you can sign in with it now."
                               if name else "Passkey added: you can sign in with it now.")
+
+
+@bp.post("/me/passkeys/<passkey_id:str>/rename")
+async def rename(request: Request, passkey_id: str) -> HTTPResponse:
+    """A new name for one of the person's passkeys (a label: no "Confirm it is you")."""
+    await gate.require_person(request)
+    name = forms.value(request, "name")[:100]
+    if not name:
+        return await profile_page(request, 400, errors={"_": "Enter a name for the passkey"})
+    try:
+        answer = await upstream.call(request, "PATCH", f"/api/me/passkeys/{passkey_id[:40]}", json={"nome": name})
+    except upstream.Unavailable:
+        return await profile_page(request, 503, errors={"_": UNAVAILABLE})
+    confirm = reauth.refused(request, answer, "/me")
+    if confirm is not None:
+        return confirm
+    if answer.status == 404:
+        raise gate.PageNotFound()
+    if not answer.ok:
+        return await profile_page(request, answer.status, errors={"_": "The passkey could not be renamed. Try again"})
+    return await profile_page(request, notice=f"Passkey renamed “{name}”.")
 
 
 @bp.post("/me/passkeys/<passkey_id:str>/remove")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.bodies import SnakeBody
+from pydantic import Field
+
+from app.http.bodies import SnakeBody, example
 
 
 class EmptyBody(SnakeBody):
@@ -28,3 +30,8 @@ class FinishLoginBody(SnakeBody):
 
 class PasswordBody(SnakeBody):
     password: str = ""
+
+
+class RenameBody(SnakeBody):
+    model_config = example({"name": "Work laptop"})
+    name: str = Field(min_length=1, max_length=100)

@@ -162,6 +162,20 @@ async def passkeys_of(user_id: int) -> list[PasskeyCredential]:
     return await PasskeyCredential.filter(user_id=user_id).order_by("created_at")
 
 
+async def rename_passkey(conn: BaseDBAsyncClient, user_id: int, passkey_id: str, name: str) -> PasskeyCredential:
+    """Gives one of the user's passkeys a new name (a label only: no way in changes); 404 for an
+    unknown one or another person's."""
+    name = name.strip()
+    if not name:
+        raise errors.InvalidInput("Field 'name': must not be empty.", details={"name": "must not be empty"})
+    row = await PasskeyCredential.filter(public_id=passkey_id, user_id=user_id).using_db(conn).first()
+    if row is None:
+        raise errors.NotFound("No such passkey.")
+    row.name = name[:100]
+    await row.save(using_db=conn, update_fields=["name"])
+    return row
+
+
 async def delete_passkey(conn: BaseDBAsyncClient, user_id: int, passkey_id: str) -> None:
     """Removes one of the user's passkeys; 404 for an unknown one or another person's."""
     deleted = await PasskeyCredential.filter(public_id=passkey_id, user_id=user_id).using_db(conn).delete()

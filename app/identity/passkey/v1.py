@@ -1,6 +1,7 @@
 """Passkeys over the JSON API: ``/v1/passkeys/register/options``, ``/v1/passkeys/register``,
 ``/v1/passkeys/login/options``, ``/v1/passkeys/login`` (public), ``GET /v1/passkeys``,
-``DELETE /v1/passkeys/{id}`` (the password in the body, or else a recent re-authentication).
+``PATCH /v1/passkeys/{id}`` (``{name}``: a new name), ``DELETE /v1/passkeys/{id}`` (the password in
+the body, or else a recent re-authentication).
 
 Adding a passkey adds a way in: both registration steps need a recent re-authentication of the
 session (session/service.py), so a stolen session token cannot plant one."""
@@ -17,7 +18,8 @@ from app.identity.gate.bodies import read_body, read_optional_body
 from app.identity.gate.credentials import require_session
 from app.identity.login import steps
 from app.identity.passkey import service
-from app.identity.passkey.schemas import EmptyBody, FinishBody, FinishLoginBody, LoginOptionsBody, PasswordBody
+from app.identity.passkey.schemas import (EmptyBody, FinishBody, FinishLoginBody, LoginOptionsBody, PasswordBody,
+                                          RenameBody)
 from app.identity.passkey.views import passkey_json
 from app.identity.reauth.service import require_recent
 from app.identity.session.service import open_session
@@ -80,6 +82,17 @@ async def passkey_login(request: Request) -> HTTPResponse:
 async def list_passkeys(request: Request) -> HTTPResponse:
     session = await require_session(request)
     return reply(request, {"passkeys": [passkey_json(row) for row in await service.passkeys_of(session.user_id)]})
+
+
+@bp.patch("/v1/passkeys/<passkey_id:id>", ctx_auth="session", ctx_body=RenameBody)
+async def rename_passkey(request: Request, passkey_id: str) -> HTTPResponse:
+    """Renames a passkey. A name is a label the person tells their passkeys apart by: it adds no way
+    in and removes none, so unlike adding or removing one it needs no recent re-authentication."""
+    session = await require_session(request)
+    body = read_body(request, RenameBody)
+    async with db.transaction() as conn:
+        row = await service.rename_passkey(conn, session.user_id, passkey_id, body.name)
+    return reply(request, {"passkey": passkey_json(row)})
 
 
 @bp.delete("/v1/passkeys/<passkey_id:id>", ctx_auth="session", ctx_optional_body=PasswordBody)

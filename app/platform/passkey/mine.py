@@ -1,4 +1,4 @@
-"""The person's own passkeys: ``/api/me/passkeys`` (list, register in two steps, remove), through
+"""The person's own passkeys: ``/api/me/passkeys`` (list, register in two steps, rename, remove), through
 the identity server's ``/v1/passkeys`` on their session.
 
 Adding a passkey adds a way in, and removing one changes how the account is reached: both need a
@@ -20,7 +20,7 @@ from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, NULLABLE_STRING, STRING, TIMESTAMP, answers, reply_of, shape
 from app.http.responses import no_content, reply
 from app.platform.gate import api as gate
-from app.platform.passkey.schemas import NewPasskeyBody, NewPasskeyStartBody, RemoveBody
+from app.platform.passkey.schemas import NewPasskeyBody, NewPasskeyStartBody, RemoveBody, RenameBody
 from app.platform.session.api import identity
 from app.platform.session.service import call
 from kit.settings import Settings
@@ -88,6 +88,25 @@ async def register(request: Request) -> HTTPResponse:
     if not isinstance(made.get("passkey"), dict):
         raise errors.UpstreamError()
     return reply(request, {"passkey": passkey_json(made["passkey"])}, status=201)
+
+
+@bp.patch("/api/me/passkeys/<passkey_id:str>", ctx_auth="session", ctx_body=RenameBody,
+          ctx_responses=answers({200: ONE}), ctx_errors=(400, 404) + ERRORS)
+async def rename(request: Request, passkey_id: str) -> HTTPResponse:
+    """Gives a passkey a new name (``nome``): a label, so no re-authentication; 404 for a missing
+    passkey or another person's."""
+    body = parse_body(request, RenameBody)
+    name = body.nome.strip()
+    if not name:
+        raise errors.ValidationError("'nome' must not be empty.", details={"nome": "must not be empty"})
+    if not PASSKEY_ID.fullmatch(passkey_id):
+        raise errors.NotFound("No such passkey.")
+    client, caller, token = _who(request)
+    renamed = await call(client, caller, "PATCH", f"/v1/passkeys/{passkey_id}", user_token=token,
+                         json={"name": name})
+    if not isinstance(renamed.get("passkey"), dict):
+        raise errors.UpstreamError()
+    return reply(request, {"passkey": passkey_json(renamed["passkey"])})
 
 
 @bp.delete("/api/me/passkeys/<passkey_id:str>", ctx_auth="session", ctx_optional_body=RemoveBody,

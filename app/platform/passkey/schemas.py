@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from app.http.bodies import SnakeBody
+from app.http.bodies import SnakeBody, example
 
 
 class StartBody(SnakeBody):
@@ -32,3 +32,8 @@ class NewPasskeyBody(SnakeBody):
 
 class RemoveBody(SnakeBody):
     senha: str | None = Field(default=None, max_length=1024)
+
+
+class RenameBody(SnakeBody):
+    model_config = example({"nome": "Work laptop"})
+    nome: str = Field(min_length=1, max_length=100)
