@@ -198,6 +198,7 @@ class Bench(Stage):
             say(f"scale: seeded in {seeded['total_s']} s {seeded}")
             probes = await scale.probes(connection, int(self.env["BENCH_TENANT_PK"]), self.tenant_id, self.key_id,
                                         rows, self.env["SECRET_KEY"])
+            probes += scale.report_probes(int(self.env["BENCH_TENANT_PK"]), self.tenant_id, await self.signed_in())
             routes, plans = [], {}
             for probe in probes:
                 say(f"scale: {probe.name}")

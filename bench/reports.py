@@ -55,19 +55,21 @@ FROM generate_series(1, $2::int) AS g,
 MESSAGE_INDEXES = scale.SECONDARY_INDEXES.replace("IN ('request_logs', 'messages', 'message_events')", "= 'messages'")
 assert MESSAGE_INDEXES != scale.SECONDARY_INDEXES, "bench/scale.py's SECONDARY_INDEXES changed shape"
 
-ROLLUP_HOURLY = """
+# The live hourly counters of the account's messages that match ``{which}`` (an SQL condition on m).
+ROLLUP_HOURLY_OF = """
 INSERT INTO report_counters (tenant_id, mode, hour, channel, status, template, count)
-SELECT m.tenant_id, m.mode, date_trunc('hour', m.created_at, 'UTC'), m.channel, s.status,
+SELECT m.tenant_id, 'live', date_trunc('hour', m.created_at, 'UTC'), m.channel, s.status,
        COALESCE(m.template, ''), count(*)
 FROM messages m
 CROSS JOIN LATERAL (VALUES ('queued'),
     (CASE WHEN m.status IN ('sent', 'delivered', 'bounced') THEN 'sent' END),
     (CASE WHEN m.status IN ('delivered', 'failed', 'bounced') THEN m.status END)) AS s(status)
-WHERE m.tenant_id = $1 AND m.mode = 'live' AND m.public_id LIKE 'msg_f%' AND s.status IS NOT NULL
+WHERE m.tenant_id = $1 AND {which} AND s.status IS NOT NULL
 GROUP BY 1, 2, 3, 4, 5, 6
 ON CONFLICT (tenant_id, mode, hour, channel, status, template, shard) DO UPDATE SET count = report_counters.count
     + EXCLUDED.count
 """
+ROLLUP_HOURLY = ROLLUP_HOURLY_OF.format(which="m.mode = 'live' AND m.public_id LIKE 'msg_f%'")
 
 ROLLUP_DAILY = """
 INSERT INTO report_daily_counters (tenant_id, mode, day, channel, status, template, count)

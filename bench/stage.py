@@ -13,6 +13,7 @@ import sys
 import tempfile
 import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import asyncpg
@@ -95,10 +96,14 @@ class Stage:
             redis_url = server.url
         redis_url = self._free_redis_db(redis_url)
         port = free_port()
+        self.identity_port = free_port()  # the identity server, started only for a session (:meth:`signed_in`)
         self.env = {
             **os.environ,
             "DATABASE_URL": database_url,
             "PLATFORM_DATABASE_URL": replace_database(database_url, f"herald_bench_{self.run_id}_platform"),
+            "IDENTITY_DATABASE_URL": replace_database(database_url, f"herald_bench_{self.run_id}_identity"),
+            "IDENTITY_URL": f"http://127.0.0.1:{self.identity_port}",
+            "IDENTITY_INTERNAL_URL": f"http://127.0.0.1:{self.identity_port}",
             "REDIS_URL": redis_url,
             "SECRET_KEY": secrets.token_urlsafe(40),
             "SERVICE_TOKEN": secrets.token_urlsafe(40),
@@ -161,10 +166,37 @@ class Stage:
         self.tenant_id = tenant.public_id
         self.env["BENCH_TENANT_PK"] = str(tenant.id)
 
+    async def signed_in(self) -> str:
+        """A person owning the bench account, signed in: the session token the dashboard's ``/api``
+        routes take (``Authorization: Bearer``), checked by a real identity server on every request
+        as in production. The identity database is migrated and its server started here, once."""
+        from tortoise import connections
+        from tortoise.context import TortoiseContext
+
+        from app.identity.session.service import open_session
+        from app.platform.member.service import link
+        from herald.database import migrate
+        from models import tortoise_config
+        from models.identity.users import User
+        from models.platform.member import Role
+
+        settings = load_settings(self.env)
+        await migrate(settings, ["identity"])
+        self.serve("identity", "app.identity:create_app", self.identity_port)
+        async with TortoiseContext() as context:
+            await context.init(config=tortoise_config(settings, ["identity", "platform"], pool_max=2))
+            identity, platform = connections.get("identity"), connections.get("platform")
+            user = await User.create(public_id=f"usr_bench{self.run_id}", email=f"bench-{self.run_id}@example.com",
+                                     email_key=f"bench-{self.run_id}@example.com", name="Bench",
+                                     password_hash="!", email_verified_at=datetime.now(timezone.utc), using_db=identity)
+            _, token = await open_session(identity, user, user_agent="bench", ip="127.0.0.1", method="password")
+            await link(platform, int(self.env["BENCH_TENANT_PK"]), user.public_id, Role.OWNER)
+        return token
+
     async def drop_database(self) -> None:
         from herald.database import drop_databases
 
-        await drop_databases(load_settings(self.env), ["platform"])
+        await drop_databases(load_settings(self.env), ["platform", "identity"])
         client = redis.Redis.from_url(self.env["REDIS_URL"])
         client.flushdb()
         client.close()

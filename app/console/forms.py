@@ -1,4 +1,5 @@
-"""Reading a submitted form, and turning a platform refusal into the page's error messages."""
+"""Reading a submitted form or a page's own query (how many times it refreshed itself), and turning
+a platform refusal into the page's error messages."""
 
 from __future__ import annotations
 
@@ -7,6 +8,12 @@ import json
 from sanic import Request
 
 from app.console.upstream import Answer
+
+
+def polls(request: Request, most: int) -> int:
+    """How many times this page has refreshed itself already (``poll`` in its htmx URL), at most ``most``."""
+    raw = request.args.get("poll") or "0"
+    return min(int(raw), most) if raw.isdigit() and len(raw) < 5 else most
 
 
 def value(request: Request, name: str, *, strip: bool = True) -> str:

@@ -12,6 +12,7 @@ import pytest
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.dashboard import Member, new_account, signed_in_member
+from tests.fixtures.providers import dns_server  # noqa: F401  (fixture: the DNS of dns_hosts)
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -66,3 +67,14 @@ async def another_browser(console) -> AsyncIterator[Browser]:
 async def owner_with_account(identity, dashboard, tag: str, name: str) -> tuple[Member, dict]:
     member = await signed_in_member(identity, dashboard, tag)
     return member, await new_account(dashboard, member, name)
+
+
+@pytest.fixture(scope="session")
+def dns_hosts(services, dns_server, tmp_path_factory):  # noqa: F811
+    """The systems under their host names (tests/console/web.py) with the platform resolving DNS
+    through the loopback ``dns_server``: defined here, once, so every browser journey that verifies
+    a domain (the modules star-importing tests/console/dns_web.py) shares one stack."""
+    from tests.console.web import hosts_running
+
+    with hosts_running(services, tmp_path_factory, DNS_NAMESERVERS=dns_server.address) as hosts:
+        yield hosts

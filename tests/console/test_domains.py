@@ -21,6 +21,7 @@ from tests.console.conftest import Browser, owner_with_account
 from tests.fixtures.dashboard import join, signed_in_member
 from tests.fixtures.harness import Server, free_port
 from tests.fixtures.identity import PASSWORD
+from tests.fixtures.polling import until
 from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
 
@@ -139,3 +140,46 @@ async def test_member_reads_and_outsider_gets_404(person_browser, dns_console, i
         assert (await stranger.post(f"/a/{elsewhere['Id']}/domains/{name}/remove")).status_code == 404
         assert (await stranger.post(f"/a/{elsewhere['Id']}/domains/{name}/verify")).status_code == 404
     assert name in (await person_browser.get(listing)).text
+
+
+async def test_the_list_follows_a_domain_until_verified_asking_dns_once_per_interval(
+        person_browser, identity, dashboard, dns_server):  # noqa: F811
+    owner, account = await owner_with_account(identity, dashboard, "console-domains-watch", "Watch Co")
+    await person_browser.sign_in(owner.person.email, PASSWORD)
+    listing = f"/a/{account['Id']}/domains"
+    await person_browser.get(listing)
+    name = f"watch{secrets.token_hex(4)}.example"
+    assert (await person_browser.post(listing, {"name": name})).status_code == 303
+    page = await person_browser.get(listing)
+    assert f'hx-get="{listing}?poll=1" hx-trigger="every 10s"' in page.text and "never checked" in page.text
+
+    def asked() -> int:
+        return sum(1 for queried, _ in list(dns_server.queries) if queried.endswith(name))
+
+    assert asked() == 0  # opening the page reads; it checks nothing
+
+    async def poll(n: int) -> str:
+        answer = await person_browser.get(listing, params={"poll": str(n)}, headers={"HX-Request": "true"})
+        assert answer.status_code == 200 and "<html" not in answer.text
+        return answer.text
+
+    first = await poll(1)
+    assert "state-unverified" in first and f"{listing}?poll=2" in first and asked() > 0
+    checked = asked()
+    for n in (2, 3):  # more refreshes within the interval (other tabs, other people): DNS is not asked again
+        await poll(n)
+    assert asked() == checked
+
+    publish(dns_server, (await person_browser.get(f"{listing}/{name}")).text)
+
+    async def verified():
+        text = await poll(4)
+        return text if "state-verified" in text else None
+
+    text = await until(verified, seconds=30, what="the domain verified by the list's own refresh", every=1)
+    assert "hx-trigger" not in text  # verified: the list stops following it
+    assert asked() <= 2 * checked  # the first check and the one that verified it, not one per refresh
+    # After 10 minutes of refreshes (poll 60) a list still waiting on a domain stops, saying so.
+    assert (await person_browser.post(listing, {"name": f"later{secrets.token_hex(4)}.example"})).status_code == 303
+    stopped = await person_browser.get(listing, params={"poll": "60"})
+    assert "hx-trigger" not in stopped.text and "stopped checking after 10 minutes" in stopped.text

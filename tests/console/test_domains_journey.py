@@ -3,44 +3,22 @@ published in the tests' DNS server, checked with one record missing (the page na
 verified. axe-core on every page; the domain screens photographed into var/screens/.
 
 The three systems run under their host names as in tests/console/web.py, the platform resolving
-DNS through the loopback server (``DNS_NAMESERVERS``): this module's ``herald_hosts`` replaces the
-shared one for its tests."""
+DNS through the loopback server (``DNS_NAMESERVERS``, tests/console/dns_web.py)."""
 
 from __future__ import annotations
 
 import secrets
-from typing import AsyncIterator, Iterator
+from typing import AsyncIterator
 
 import httpx
 import pytest
 
-from tests.console.web import *  # noqa: F401,F403
-from tests.console.web import HOSTS, Hosts, Server, Visit, _Unwaited, free_port
+from tests.console.dns_web import *  # noqa: F401,F403
+from tests.console.dns_web import Visit, publish_from_page
 from tests.fixtures.dashboard import outbox_for
 from tests.fixtures.identity import PASSWORD, make_person
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
-
-
-@pytest.fixture(scope="session")
-def herald_hosts(services, dns_server, tmp_path_factory) -> Iterator[Hosts]:  # noqa: F811
-    """Identity, platform (DNS through the loopback server) and console under their host names."""
-    hosts = Hosts({system: free_port() for system in HOSTS})
-    env = {**services.env, "DNS_NAMESERVERS": dns_server.address}
-    for system, port in hosts.ports.items():
-        env.update({f"{system.upper()}_PORT": str(port), f"{system.upper()}_URL": hosts.url(system),
-                    f"{system.upper()}_INTERNAL_URL": f"http://127.0.0.1:{port}"})
-    log_dir = tmp_path_factory.mktemp("domain-hosts")
-    started: list[Server] = []
-    try:
-        for system in ("identity", "platform", "console"):
-            started.append(_Unwaited(system, env, log_dir, hosts.ports[system]))
-            Server.wait(started[-1], 90)
-        yield hosts
-    finally:
-        for server in started:
-            server.stop()
 
 
 @pytest.fixture
@@ -65,12 +43,6 @@ async def person_with_account(auth: httpx.AsyncClient, api: httpx.AsyncClient) -
                           headers={"Authorization": f"Bearer {signed.json()['Token']}"})
     assert made.status_code == 201, made.text
     return person.email, made.json()["Id"]
-
-
-async def publish_from_page(web: Visit, dns_server, purpose: str) -> None:  # noqa: F811
-    name = (await web.page.locator(f"#copy-{purpose}-name").inner_text()).strip()
-    value = (await web.page.locator(f"#copy-{purpose}-value").inner_text()).strip()
-    dns_server.publish(name, "TXT", value)
 
 
 async def test_add_a_domain_publish_its_records_and_verify_it(web: Visit, auth, api, dns_server):  # noqa: F811

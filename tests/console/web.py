@@ -78,16 +78,16 @@ class _Unwaited(Server):
         return None
 
 
-@pytest.fixture(scope="session")
-def herald_hosts(services, tmp_path_factory) -> Iterator[Hosts]:
-    """Identity, platform and console running under console/api/auth.herald.test (the run's databases)."""
+@contextlib.contextmanager
+def hosts_running(services, tmp_path_factory, **extra_env: str) -> Iterator[Hosts]:
+    """Identity, platform and console under console/api/auth.herald.test (the run's databases),
+    with ``extra_env`` (``DNS_NAMESERVERS``...) added to all three; stopped on leaving."""
     hosts = Hosts({system: free_port() for system in HOSTS})
-    env = dict(services.env)
+    env = {**services.env, "WEBAUTHN_RP_ID": "herald.test", **extra_env}
     for system, port in hosts.ports.items():
         env[f"{system.upper()}_PORT"] = str(port)
         env[f"{system.upper()}_URL"] = hosts.url(system)
         env[f"{system.upper()}_INTERNAL_URL"] = f"http://127.0.0.1:{port}"
-    env["WEBAUTHN_RP_ID"] = "herald.test"
     log_dir = tmp_path_factory.mktemp("herald-hosts")
     started: list[Server] = []
     try:
@@ -116,6 +116,13 @@ async def launch_chromium(*flags: str):
             yield browser
         finally:
             await browser.close()
+
+
+@pytest.fixture(scope="session")
+def herald_hosts(services, tmp_path_factory) -> Iterator[Hosts]:
+    """Identity, platform and console running under console/api/auth.herald.test (the run's databases)."""
+    with hosts_running(services, tmp_path_factory) as hosts:
+        yield hosts
 
 
 @pytest.fixture(scope="session")

@@ -6,13 +6,15 @@ all under ``X-Service-Tenant`` (writes need the admin role)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from urllib.parse import urlencode
 
 from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import redirect
 
-from app.console import gate, upstream
-from app.console.templating import render
+from app.console import forms, gate, upstream
+from app.console.templating import is_htmx, render
 
 bp = Blueprint("console_domain")
 # A host name as people type it (the platform checks it again); refused here first so the form
@@ -20,6 +22,13 @@ bp = Blueprint("console_domain")
 HOST = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$")
 # The platform's SenderState in words ("unconfirmed": verified, but DNS has not answered for long).
 STATES = {"verified": "Verified", "unverified": "Not verified", "unconfirmed": "Cannot be confirmed: DNS not answering"}
+# A list holding a domain not verified yet refreshes itself every POLL_SECONDS (htmx) for
+# MAX_POLLS times (10 minutes), then says so: someone publishing the records sees the domain
+# turn verified without reloading. Each refresh of an admin asks the platform to check the
+# domain again (``?watch=1``), which asks DNS at most once per domain per 10 s however many
+# pages watch it; the page itself only reads. A member's page reads what the last check found.
+POLL_SECONDS = 10
+MAX_POLLS = 60
 
 
 def _named(name: str) -> str:
@@ -51,14 +60,34 @@ def record_rows(domain: dict) -> list[dict]:
     return rows
 
 
+async def _watched(request: Request, account: dict, domains: list[dict]) -> list[dict]:
+    """The domains, each one not verified yet checked again through the platform's watch (which
+    asks DNS only when no check of it ran in the last 10 s): the fresh state, or the one read."""
+    async def fresh(domain: dict) -> dict:
+        if domain.get("State") != "unverified" or not HOST.match(str(domain.get("Name") or "")):
+            return domain
+        answer = await upstream.call(request, "POST", f"/api/domains/{domain['Name']}/verify",
+                                     params={"watch": "1"}, tenant=account["Id"])
+        return (answer.get("Domain") or domain) if answer.ok else domain
+
+    return list(await asyncio.gather(*(fresh(domain) for domain in domains)))
+
+
 async def _list_page(request: Request, account: dict, status: int = 200, **context) -> HTTPResponse:
     listed = await upstream.call(request, "GET", "/api/domains", tenant=account["Id"])
     if listed.status == 404:
         raise gate.PageNotFound()
     domains = listed.get("Domains", []) if listed.ok else None
+    poll = forms.polls(request, MAX_POLLS)
+    if domains and poll and is_htmx(request) and gate.is_admin(account):
+        domains = await _watched(request, account, domains)
+    waiting = any(domain.get("State") == "unverified" for domain in domains or ())
     context.setdefault("values", {"dmarc": True})
     return render(request, "domain/domains.html", status, fragment="domain/_list.html", title="Sending domains",
-                  domains=domains, states=STATES, admin=gate.is_admin(account), **context)
+                  domains=domains, states=STATES, admin=gate.is_admin(account),
+                  watching=waiting and poll < MAX_POLLS, stopped=waiting and poll >= MAX_POLLS,
+                  poll_seconds=POLL_SECONDS,
+                  self_url=_path(account["Id"]) + "?" + urlencode({"poll": poll + 1}), **context)
 
 
 async def _domain_page(request: Request, account: dict, name: str, status: int = 200, domain=None,
@@ -74,7 +103,7 @@ async def _domain_page(request: Request, account: dict, name: str, status: int =
                   domain=domain, rows=record_rows(domain), states=STATES, admin=gate.is_admin(account), **context)
 
 
-@bp.get("/a/<account_id:id>/domains")
+@bp.get("/a/<account_id:id>/domains", ctx_query=("poll",))
 async def domains(request: Request, account_id: str) -> HTTPResponse:
     return await _list_page(request, await gate.require_account(request, account_id))
 

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import html
 
-from app.console import gate, guard, upstream
+from app.console import forms, gate, guard, upstream
 from app.console.message import words
 from app.console.templating import is_htmx, render
 
@@ -44,12 +44,6 @@ BODY_CSP = "default-src 'none'; img-src data: cid:{images}; style-src 'unsafe-in
 # ahead stays queued): then it says so and stops asking.
 MAX_POLLS = 150
 ANCHOR = re.compile(r"<a(?=[\s>])", re.IGNORECASE)
-
-
-def polls(request: Request) -> int:
-    """How many times this page has refreshed itself already (``poll`` in its htmx URL)."""
-    raw = request.args.get("poll") or "0"
-    return min(int(raw), MAX_POLLS) if raw.isdigit() and len(raw) < 5 else MAX_POLLS
 
 
 def chosen_filters(request: Request) -> dict[str, str]:
@@ -131,7 +125,7 @@ async def messages(request: Request, account_id: str) -> HTTPResponse:
         problem = "That page of the list has expired. Start again from the first page."
     next_cursor = listed.get("NextCursor") if listed.ok else None
     unfinished = any(row.get("Status") not in words.FINAL for row in rows or ())
-    poll = polls(request)
+    poll = forms.polls(request, MAX_POLLS)
     here = f"/a/{account['Id']}/messages"
     return render(request, "message/messages.html", fragment="message/_list.html", title="Messages", rows=rows,
                   filters=filters, cursor=cursor, problem=problem, words=words, keys=keys, errors=errors,
@@ -150,7 +144,7 @@ async def message(request: Request, account_id: str, message_id: str) -> HTTPRes
     item = found.get("Message") or {}
     return render(request, "message/message.html", fragment="message/_status.html", title="Message",
                   item=item, events=found.get("Events") or [], tab=tab, tabs=TABS, images=images, words=words,
-                  poll=polls(request), max_polls=MAX_POLLS,
+                  poll=forms.polls(request, MAX_POLLS), max_polls=MAX_POLLS,
                   html_body=_html_of(item), text_body=_text_of(item), mail_headers=_headers_of(item),
                   raw_text=_raw_of(item), headers={"Content-Security-Policy": DETAIL_CSP})
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime, timedelta, timezone
+from urllib.parse import urlencode
 
 from sanic import Blueprint, HTTPResponse, Request
 
@@ -28,6 +29,18 @@ RATES = (("DeliveryRate", "Delivery rate", "delivered"), ("BounceRate", "Bounce 
 
 def _iso(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def list_links(account_id: str, start: datetime, end: datetime) -> dict[str, str]:
+    """The messages list behind each number and rate, over the range's days: the list filters by
+    whole UTC days (its date inputs, ``to`` included), so the link names the first and the last day
+    the range touches (a 24-hour range spans two days)."""
+    days = {"from": start.date().isoformat(), "to": (end - timedelta(seconds=1)).date().isoformat()}
+    path = f"/a/{account_id}/messages?"
+    links = {name: path + urlencode({**({"status": status} if status else {}), **days})
+             for name, status in STATUS_OF.items()}
+    links.update({key: path + urlencode({"status": status, **days}) for key, _, status in RATES})
+    return links
 
 
 def series(points: list[dict]) -> list[dict]:
@@ -59,5 +72,5 @@ async def overview(request: Request, account_id: str) -> HTTPResponse:
     return render(request, "overview/overview.html", title="Overview", chosen=chosen, ranges=RANGES, label=label,
                   interval=interval, totals=found.get("Totals") if found.ok else None,
                   previous=earlier.get("Totals") if earlier.ok else None,
-                  rates=found.get("Rates") if found.ok else None, counts=COUNTS, status_of=STATUS_OF,
-                  rate_names=RATES, rows=rows)
+                  rates=found.get("Rates") if found.ok else None, counts=COUNTS,
+                  rate_names=RATES, rows=rows, links=list_links(account["Id"], end - span, end))

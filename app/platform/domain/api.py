@@ -5,6 +5,9 @@
     GET    /api/domains/{name}           200 {Domain}
     POST   /api/domains/{name}/verify    200 {Domain} verified; 422 DomainNotVerified naming what is
                                          missing; 503 VerificacaoIndisponivel with Retry-After; 409
+           ?watch=1                      a page following an unverified domain: 200 {Domain} as it
+                                         stands whatever DNS said; DNS asked at most once per
+                                         WATCH_SECONDS per domain, however many pages watch it
     DELETE /api/domains/{name}           204
 
 The account is the one the gate resolved from ``X-Service-Tenant`` (app/platform/gate/api.py);
@@ -23,6 +26,7 @@ from app.platform.domain import service
 from app.platform.domain.schemas import DomainAdd
 from app.platform.domain.views import DOMAIN, DOMAINS, domain_view
 from app.platform.gate import api as gate
+from models.platform.domain import CheckOutcome
 
 bp = Blueprint("platform_dashboard_domain")
 
@@ -62,13 +66,23 @@ async def get_domain(request: Request, name: str) -> HTTPResponse:
 
 
 @bp.post("/api/domains/<name:str>/verify", ctx_auth="session", ctx_tenant="header", ctx_role="admin",
-         ctx_errors=(403, 409, 422, 503), ctx_responses=answers({200: DOMAIN}))
+         ctx_query=("watch",), ctx_errors=(403, 409, 422, 503), ctx_responses=answers({200: DOMAIN}))
 async def verify_domain(request: Request, name: str) -> HTTPResponse:
-    """Checks the domain's records in DNS now; the attempt is recorded whatever DNS said."""
+    """Checks the domain's records in DNS now; the attempt is recorded whatever DNS said.
+    ``?watch=1``: the domain as it stands (200 whatever DNS said), checked again only when no
+    check of it ran in the last WATCH_SECONDS (polling pages never multiply DNS queries)."""
     settings = request.app.ctx.settings
-    domain, check = await service.verify_account_domain(db.connection(), gate.tenant(request).tenant_pk, name,
+    conn, tenant_pk = db.connection(), gate.tenant(request).tenant_pk
+    if request.args.get("watch") == "1":
+        domain = await service.account_domain(conn, tenant_pk, name)
+        if domain.verified or not await service.claim_watch(request.app.ctx.redis, domain):
+            return reply(request, {"Domain": domain_view(domain, settings.mail_domain,
+                                                         await service.last_check(conn, domain))})
+    domain, check = await service.verify_account_domain(conn, tenant_pk, name,
                                                         nameservers=settings.dns_nameservers,
                                                         mail_domain=settings.mail_domain)
+    if request.args.get("watch") == "1" and check.outcome != CheckOutcome.CONFLICT:
+        return reply(request, {"Domain": domain_view(domain, settings.mail_domain, check)})
     service.raise_for(check)
     return reply(request, {"Domain": domain_view(domain, settings.mail_domain, check)})
 

@@ -121,6 +121,17 @@ async def verify_account_domain(conn: BaseDBAsyncClient, tenant_pk: int, name: s
     return domain, await check_domain(domain, lookup=lookup_with(nameservers), mail_domain=mail_domain)
 
 
+# A page that follows an unverified domain asks at most this often, whoever watches it.
+WATCH_SECONDS = 10
+
+
+async def claim_watch(redis, domain: SenderDomain) -> bool:
+    """Whether a watching page may have DNS asked about ``domain`` now: true for the first asker in
+    each WATCH_SECONDS (one Redis key per domain, set only when absent), so any number of open
+    pages cost one DNS check per domain per interval."""
+    return bool(await redis.set(f"herald:domain-watch:{domain.id}", b"1", nx=True, ex=WATCH_SECONDS))
+
+
 async def remove_account_domain(conn: BaseDBAsyncClient, tenant_pk: int, name: str) -> None:
     domain = await account_domain(conn, tenant_pk, name)
     await SenderDomain.filter(id=domain.id).using_db(conn).delete()
