@@ -126,3 +126,25 @@ async def test_the_console_adds_and_verifies_on_the_dashboard(core, dns_server):
     elsewhere = {**stranger.session, "X-Service-Tenant": person.tenant_id}
     assert (await core.get("/api/domains", headers=elsewhere)).status_code == 404
     assert (await core.delete(f"/api/domains/{name}", headers=person.session)).status_code == 204
+
+
+async def test_a_watching_page_asks_dns_at_most_once_per_interval(core, dns_server):
+    """``verify?watch=1``: 200 with the domain as it stands, whatever DNS said; the first watcher in an
+    interval has DNS asked (its check recorded), the others read that check."""
+    person = await sign_up(core)
+    name = f"watch{secrets.token_hex(4)}.example"
+    added = await core.post("/api/domains", headers=person.session, json={"Name": name})
+    assert added.status_code == 201, added.text
+    first = await core.post(f"/api/domains/{name}/verify", headers=person.session, params={"watch": "1"})
+    assert first.status_code == 200 and first.json()["Domain"]["Verified"] is False, first.text
+    checked_at = first.json()["Domain"]["CheckedAt"]
+    assert checked_at is not None
+    for record in added.json()["Domain"]["Records"]:
+        dns_server.publish(record["Name"], record["Type"], record["Value"])
+    # Within the interval: no new DNS question, so the published records are not seen yet.
+    second = await core.post(f"/api/domains/{name}/verify", headers=person.session, params={"watch": "1"})
+    assert second.status_code == 200, second.text
+    assert second.json()["Domain"]["Verified"] is False and second.json()["Domain"]["CheckedAt"] == checked_at
+    # Without watch, the button's check asks DNS at once.
+    verified = await core.post(f"/api/domains/{name}/verify", headers=person.session)
+    assert verified.status_code == 200 and verified.json()["Domain"]["Verified"] is True, verified.text

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from redis.exceptions import RedisError
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
@@ -129,7 +130,10 @@ async def claim_watch(redis, domain: SenderDomain) -> bool:
     """Whether a watching page may have DNS asked about ``domain`` now: true for the first asker in
     each WATCH_SECONDS (one Redis key per domain, set only when absent), so any number of open
     pages cost one DNS check per domain per interval."""
-    return bool(await redis.set(f"herald:domain-watch:{domain.id}", b"1", nx=True, ex=WATCH_SECONDS))
+    try:
+        return bool(await redis.set(f"herald:domain-watch:{domain.id}", b"1", nx=True, ex=WATCH_SECONDS))
+    except (RedisError, OSError):
+        return False  # Redis away: the page reads the domain as it stands; the button still checks
 
 
 async def remove_account_domain(conn: BaseDBAsyncClient, tenant_pk: int, name: str) -> None:
