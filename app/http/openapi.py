@@ -1,5 +1,6 @@
-"""Each system's OpenAPI 3.1 document, generated from its route table: ``GET /openapi.json``, and
-a browsable reference of it at ``GET /docs`` (Swagger UI, shipped in app/http/static/).
+"""Each system's OpenAPI 3.1 document, generated from its route table: ``GET /openapi.json`` (the
+``/internal/*`` routes left out; ``GET /internal/openapi.json``, with the service credential, has
+them too), and a browsable reference of it at ``GET /docs`` (Swagger UI, shipped in app/http/static/).
 
 Nothing is written twice. The paths and methods are the routes Sanic registered (HEAD, added to
 every GET by the factory, is left out); what a route accepts and answers is read from the
@@ -45,6 +46,7 @@ from app.http import errors
 from app.http.openapi_errors import ENVELOPES, FLAT_ERROR, LOWER_ERROR, PASCAL_ERROR
 from app.http.openapi_examples import example_of
 from app.http.openapi_headers import HEADERS, KEY_OR_SESSION, answer_headers, header_parameters
+from app.http.services import require_service_credential
 
 NO_CONTENT = "no-content"
 HTML = "html"
@@ -398,8 +400,13 @@ def _operation(components: _Components, system: str, method: str, path: str, rou
     return operation
 
 
-def describe(app: Sanic) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of ``app``, from its route table and the routes' declarations."""
+INTERNAL = "/internal/"
+
+
+def describe(app: Sanic, *, internal: bool = False) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of ``app``, from its route table and the routes' declarations: the
+    public one leaves the ``/internal/*`` routes out (only Herald's systems call them); the internal
+    one (``internal=True``, ``GET /internal/openapi.json``) is the whole route table, what fuzzing reads."""
     system = app.ctx.system
     system_error = ENVELOPES.get(app.config.get("ERROR_ENVELOPE"), "PascalError")
     components = _Components()
@@ -407,6 +414,8 @@ def describe(app: Sanic) -> dict[str, Any]:
         components.schemas["FlatError"] = FLAT_ERROR
     paths: dict[str, dict[str, Any]] = {}
     for method, path, route in described_routes(app):
+        if path.startswith(INTERNAL) and not internal:
+            continue
         paths.setdefault(path, {})[method.lower()] = _operation(components, system.name, method, path, route,
                                                                 system_error)
     used = {name for item in paths.values() for operation in item.values()
@@ -415,8 +424,9 @@ def describe(app: Sanic) -> dict[str, Any]:
                for answer in operation["responses"].values() for name in answer.get("headers", {})}
     return {
         "openapi": "3.1.0",
-        "info": {"title": system.title, "version": str(app.ctx.settings.version),
-                 "description": f"The HTTP API of Herald's {system.name} system, generated from its route table."},
+        "info": {"title": system.title + (" (internal)" if internal else ""), "version": str(app.ctx.settings.version),
+                 "description": f"The HTTP API of Herald's {system.name} system, generated from its route table"
+                                + (", with the internal routes." if internal else ".")},
         "servers": [{"url": "/"}],
         "tags": ordered_tags(list(paths)),
         "paths": paths,
@@ -449,6 +459,15 @@ def openapi_blueprint() -> Blueprint:
         if not hasattr(request.app.ctx, "openapi"):
             request.app.ctx.openapi = describe(request.app)
         return json(request.app.ctx.openapi)
+
+    @bp.get("/internal/openapi.json", ctx_auth="service",
+            ctx_responses=answers({200: {"type": "object", "required": ["openapi", "info", "paths"]}}))
+    async def internal_openapi_document(request: Request) -> HTTPResponse:
+        """This system's whole OpenAPI document, its internal routes too (what the fuzz tests read)."""
+        require_service_credential(request)
+        if not hasattr(request.app.ctx, "openapi_internal"):
+            request.app.ctx.openapi_internal = describe(request.app, internal=True)
+        return json(request.app.ctx.openapi_internal)
 
     @bp.get("/docs", ctx_responses=answers({200: HTML}))
     async def reference(request: Request) -> HTTPResponse:

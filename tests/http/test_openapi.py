@@ -46,10 +46,14 @@ def route_table(app: Sanic) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize("system", NAMES)
 def test_document_is_valid_and_describes_exactly_the_route_table(apps, system):
-    document = describe(apps[system])
+    document = describe(apps[system], internal=True)
     validate(document)  # OpenAPI 3.1, refs resolved
     described = {(method.upper(), path) for path, item in document["paths"].items() for method in item}
     assert described == route_table(apps[system])
+    public = describe(apps[system])
+    validate(public)
+    assert {(method.upper(), path) for path, item in public["paths"].items() for method in item} == {
+        (method, path) for method, path in described if not path.startswith("/internal/")}
     assert {"/", "/healthz", "/readyz", "/version", "/metrics", "/openapi.json", "/docs"} <= set(document["paths"])
 
 
@@ -249,7 +253,7 @@ def test_idempotency_key_is_declared_where_the_code_honours_it(apps):
 
     from app.platform.gate.api import SAFE_METHODS, is_dashboard, keeps_answers
 
-    platform = describe(apps["platform"])
+    platform = describe(apps["platform"], internal=True)
     for path in ("/v1/emails/send", "/v1/emails/batch", "/v1/sms/send", "/v1/push/send", "/v1/whatsapp/send",
                  "/api/messages/send"):
         assert "Idempotency-Key" in headers_of(platform["paths"][path]["post"]), path
@@ -413,3 +417,19 @@ def test_no_two_component_schemas_share_a_title(apps, system):
     schemas = describe(apps[system])["components"]["schemas"]
     titles = [schema["title"] for schema in schemas.values() if "title" in schema]
     assert len(titles) == len(set(titles)), sorted(title for title in titles if titles.count(title) > 1)
+
+
+@pytest.mark.parametrize("system", NAMES)
+def test_internal_routes_are_only_in_the_internal_document(servers, system):
+    from tests.fixtures.identity import service_headers
+
+    url = servers(system).url
+    public = httpx.get(url + "/openapi.json", timeout=10).json()
+    assert not [path for path in public["paths"] if path.startswith("/internal")]
+    assert httpx.get(url + "/internal/openapi.json", timeout=10).status_code == 401
+    internal = httpx.get(url + "/internal/openapi.json", headers=service_headers(), timeout=10)
+    assert internal.status_code == 200, internal.text
+    paths = internal.json()["paths"]
+    assert "/internal/openapi.json" in paths and set(public["paths"]) < set(paths)
+    if system in ("platform", "identity", "crm", "pages", "runtime", "mail"):  # the console calls, is not called
+        assert any(path.startswith("/internal/v1/") for path in paths)
