@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: up test test-fast lint-imports install install-test migrate bench profile chaos fuzz swagger-ui clean
+.PHONY: up test test-fast lint-imports install install-test migrate bench profile chaos fuzz swagger-ui sdk clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ fuzz: install-test
 	HERALD_FUZZ_SCALE=$${HERALD_FUZZ_SCALE:-20} HERALD_FUZZ_LOG=$(CURDIR)/var/fuzz.log \
 		$(BIN)/python -m pytest tests/http/test_fuzz.py tests/crm/test_fuzz_crm.py tests/pages/test_fuzz.py \
 		tests/runtime/test_fuzz_runtime.py tests/platform/test_admin_fuzz.py tests/mail/test_fuzz.py -o timeout=3600 $(PYTEST_ARGS)
+
+# Regenerates the Python SDK in docs/sdk/python/ from a running platform's document (PLATFORM_URL;
+# `herald up` serves one at the default) with openapi-python-client (docs/openapi.md).
+PLATFORM_URL ?= http://127.0.0.1:8000
+sdk: install-test
+	$(BIN)/python docs/sdk/python/generate.py $(PLATFORM_URL)/openapi.json
 
 # Refreshes the API reference renderer committed in app/http/static/swagger-ui/ (docs/openapi.md)
 # from the npm registry: swagger-ui-dist's prebuilt bundle, its stylesheet and licence files.

@@ -120,6 +120,7 @@ def meta_blueprint(readiness: Readiness, home: Home | None = None) -> Blueprint:
 
     @bp.get("/", name="identity", ctx_responses=answers({200: SERVICE}))
     async def service_identity(request: Request) -> HTTPResponse:
+        """Which Herald system answers here, its title and version (a system with a home page shows it)."""
         if home is not None:
             answer = await home(request)
             if answer is not None:
@@ -133,15 +134,18 @@ def meta_blueprint(readiness: Readiness, home: Home | None = None) -> Blueprint:
 
     @bp.get("/healthz", ctx_responses=answers({200: HEALTH}))
     async def healthz(request: Request) -> HTTPResponse:
+        """Liveness: the process answers; nothing it depends on is asked."""
         return reply(request, {"status": "ok"})
 
     # 503 is NotReady's envelope on the identity server, the readiness object on crm, pages and runtime.
     @bp.get("/readyz", ctx_responses=answers({200: READINESS, 503: {"anyOf": [READINESS, {"type": "object"}]}}))
     async def readyz(request: Request) -> HTTPResponse:
+        """Readiness: whether the services this system depends on (its database, and Redis where it needs it) answer."""
         return await readiness.answer(request)
 
     @bp.get("/version", ctx_responses=answers({200: VERSION}))
     async def version(request: Request) -> HTTPResponse:
+        """The system's version and the commit it was built from."""
         settings = request.app.ctx.settings
         return reply(request, {
             "service": f"herald-{request.app.config.HERALD_SYSTEM}",
@@ -151,6 +155,7 @@ def meta_blueprint(readiness: Readiness, home: Home | None = None) -> Blueprint:
 
     @bp.get("/metrics", ctx_responses=answers({200: Schema(STRING, "text/plain")}))
     async def metrics(request: Request) -> HTTPResponse:
+        """Prometheus metrics of this process, in the text exposition format."""
         return exposition()
 
     return bp

@@ -1,5 +1,6 @@
-"""Each system's OpenAPI 3.1 document, generated from its route table: ``GET /openapi.json``, and
-a browsable reference of it at ``GET /docs`` (Swagger UI, shipped in app/http/static/).
+"""Each system's OpenAPI 3.1 document, generated from its route table: ``GET /openapi.json`` (the
+``/internal/*`` routes left out; ``GET /internal/openapi.json``, with the service credential, has
+them too), and a browsable reference of it at ``GET /docs`` (Swagger UI, shipped in app/http/static/).
 
 Nothing is written twice. The paths and methods are the routes Sanic registered (HEAD, added to
 every GET by the factory, is left out); what a route accepts and answers is read from the
@@ -45,6 +46,7 @@ from app.http import errors
 from app.http.openapi_errors import ENVELOPES, FLAT_ERROR, LOWER_ERROR, PASCAL_ERROR
 from app.http.openapi_examples import example_of
 from app.http.openapi_headers import HEADERS, KEY_OR_SESSION, answer_headers, header_parameters
+from app.http.services import require_service_credential
 
 NO_CONTENT = "no-content"
 HTML = "html"
@@ -57,6 +59,8 @@ ASSETS = {"swagger-ui-bundle.js": "text/javascript; charset=utf-8", "swagger-ui.
 REF = "#/components/schemas/{model}"
 _PARAM = re.compile(r"<(\w+)(?::[^>]*)?>")
 _TYPED = re.compile(r"<(\w+):(\w+)>")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'])")
+SUMMARY_LIMIT = 120
 
 # Path-parameter types every system's router knows (app/http/factory.py registers them): ``<name:id>``
 # is a public id (``msg_<hex>``, ``usr_<hex>`` ...; the columns hold 40 characters), ``<name:slug>`` a
@@ -160,6 +164,92 @@ def described_routes(app: Sanic) -> list[tuple[str, str, Any]]:
 
 
 
+def summary_of(doc: str) -> str:
+    """An operation's summary: the first sentence of its handler's docstring, on one line, at most
+    ``SUMMARY_LIMIT`` characters (cut at a word, for the rare first sentence that runs longer)."""
+    paragraph = " ".join(doc.split("\n\n")[0].split())
+    sentence = _SENTENCE_END.split(paragraph, maxsplit=1)[0].rstrip(".")
+    if len(sentence) <= SUMMARY_LIMIT:
+        return sentence
+    return sentence[:SUMMARY_LIMIT - 1].rsplit(" ", 1)[0] + "\u2026"
+
+
+def _named(handler: str) -> str:
+    """The summary of a handler without a docstring: its name read as words (``list_entries`` ->
+    "List entries"); every /v1 and meta handler has a docstring (tests/http/test_openapi.py)."""
+    return handler.replace("_", " ").strip().capitalize()
+
+
+META = {"", "healthz", "readyz", "version", "metrics", "openapi.json", "docs"}
+# (order, description) of each family of tags: the public API first, the meta routes last.
+TAG_GROUPS = {
+    "public": (0, "The public API, with an API key."),
+    "dashboard": (1, "The dashboard's API, with a person's session."),
+    "operator": (2, "Staff only: the operators' routes."),
+    "other": (3, None),
+    "internal": (4, "Between Herald's systems, with the service credential."),
+    "meta": (5, "Health, readiness, version, metrics and this reference."),
+}
+
+
+NOUNS = {"a": "Accounts", "sms": "SMS", "whatsapp": "WhatsApp", "2fa": "Two-factor", "ia": "AI", "tls": "TLS",
+         ".well-known": "Discovery"}
+VISITORS = "Visitors"  # what a system serves to anyone: a page by its slug, a form's post, its scripts
+
+
+def _noun(segment: str) -> str:
+    if segment in NOUNS:
+        return NOUNS[segment]
+    words = segment.replace("-", " ").replace("_", " ").capitalize()
+    return "API" + words[3:] if words.lower().startswith("api ") else words
+
+
+def _other(parts: list[str]) -> str:
+    # A short prefix and the id after it (the console's /a/{account_id}/...) name no noun: the next does.
+    if len(parts) > 2 and len(parts[0]) <= 1 and parts[1].startswith("{"):
+        parts = parts[2:]
+    head = parts[0]
+    if head not in NOUNS and (len(head) <= 1 or head.startswith("{") or "." in head):
+        return VISITORS
+    return _noun(head)
+
+
+def _tag(path: str) -> tuple[str, str]:
+    """(tag, family) of a path: grouped by the noun it names."""
+    parts = path.strip("/").split("/")
+    if parts[0] in META:
+        return "Meta", "meta"
+    if parts[0] == "v1" and len(parts) > 1:
+        return _noun(parts[1]), "public"
+    if parts[0] == "api" and len(parts) > 2 and parts[1] == "admin":
+        return f"Operator: {parts[2].replace('-', ' ')}", "operator"
+    if parts[0] == "api" and len(parts) > 1:
+        return f"{_noun(parts[1])} (dashboard)", "dashboard"
+    if parts[0] == "internal":
+        return f"Internal: {parts[2] if len(parts) > 2 else 'other'}", "internal"
+    if parts[0] == "callbacks":
+        return "Provider callbacks", "other"
+    return _other(parts), "other"
+
+
+def tag_of(path: str) -> str:
+    return _tag(path)[0]
+
+
+def ordered_tags(paths: list[str]) -> list[dict[str, str]]:
+    """The document's ``tags``: the public API's nouns first, then the dashboard's, the operators',
+    the rest, the internal routes, and the meta routes last; alphabetical within each family."""
+    families: dict[str, str] = {}
+    for name, family in map(_tag, paths):  # a noun in two families (/v1/push, /push/web) sits in the first
+        if name not in families or TAG_GROUPS[family][0] < TAG_GROUPS[families[name]][0]:
+            families[name] = family
+    tags = []
+    for name, family in sorted(families.items(), key=lambda item: (TAG_GROUPS[item[1]][0], item[0])):
+        description = TAG_GROUPS[family][1]
+        tags.append({"name": name, **({"description": description} if description else {})})
+    return tags
+
+
 class _Components:
     def __init__(self) -> None:
         self.schemas: dict[str, Any] = {"PascalError": PASCAL_ERROR, "LowerError": LOWER_ERROR}
@@ -169,11 +259,12 @@ class _Components:
             found = declared.model_json_schema(by_alias=True, ref_template=REF, mode=mode)
             self.schemas.update(found.pop("$defs", {}))
             name = declared.__name__ if mode == "validation" else f"{declared.__name__}Answer"
-            if self.schemas.get(name, found) != found:
+            if self.schemas.get(name, {**found, "title": name}) != {**found, "title": name}:
                 # Two models of one name (the passkey login's StartBody and the re-authentication's):
                 # the second is named by its package too, never described by the first's schema.
                 name = "".join(part.title() for part in declared.__module__.split(".")[1:-1]) + name
-            self.schemas[name] = found
+            # The title a reader (or a client generator) sees is the component's own, unique name.
+            self.schemas[name] = {**found, "title": name} if "title" in found else found
             return {"$ref": REF.format(model=name)}
         return dict(declared.schema)
 
@@ -266,14 +357,15 @@ def _operation(components: _Components, system: str, method: str, path: str, rou
                system_error: str) -> dict[str, Any]:
     ctx = route.ctx
     doc = inspect.getdoc(route.handler) or ""
+    summary = summary_of(doc) or _named(route.handler.__name__)
     operation: dict[str, Any] = {
         "operationId": _operation_id(route) + ("" if len(route.methods - {"HEAD", "OPTIONS"}) == 1
                                                else f"_{method.lower()}"),
-        "summary": doc.split("\\n")[0] if doc else f"{method} {path}",
-        "tags": [path.strip("/").split("/")[1] if path.startswith("/v1/") else "meta"],
+        "summary": summary,
+        # The whole docstring: its first sentence is the summary, the rest says what the summary cannot.
+        "description": doc or f"{summary}: `{method} {path}`.",
+        "tags": [tag_of(path)],
     }
-    if doc:
-        operation["description"] = doc
     types = dict(_TYPED.findall(route.path))
     parameters = [{"name": name, "in": "path", "required": True,
                    "schema": {"type": "string", "minLength": 1} if types.get(name) not in PATH_TYPES
@@ -308,8 +400,13 @@ def _operation(components: _Components, system: str, method: str, path: str, rou
     return operation
 
 
-def describe(app: Sanic) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of ``app``, from its route table and the routes' declarations."""
+INTERNAL = "/internal/"
+
+
+def describe(app: Sanic, *, internal: bool = False) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of ``app``, from its route table and the routes' declarations: the
+    public one leaves the ``/internal/*`` routes out (only Herald's systems call them); the internal
+    one (``internal=True``, ``GET /internal/openapi.json``) is the whole route table, what fuzzing reads."""
     system = app.ctx.system
     system_error = ENVELOPES.get(app.config.get("ERROR_ENVELOPE"), "PascalError")
     components = _Components()
@@ -317,6 +414,8 @@ def describe(app: Sanic) -> dict[str, Any]:
         components.schemas["FlatError"] = FLAT_ERROR
     paths: dict[str, dict[str, Any]] = {}
     for method, path, route in described_routes(app):
+        if path.startswith(INTERNAL) and not internal:
+            continue
         paths.setdefault(path, {})[method.lower()] = _operation(components, system.name, method, path, route,
                                                                 system_error)
     used = {name for item in paths.values() for operation in item.values()
@@ -325,9 +424,11 @@ def describe(app: Sanic) -> dict[str, Any]:
                for answer in operation["responses"].values() for name in answer.get("headers", {})}
     return {
         "openapi": "3.1.0",
-        "info": {"title": system.title, "version": str(app.ctx.settings.version),
-                 "description": f"The HTTP API of Herald's {system.name} system, generated from its route table."},
+        "info": {"title": system.title + (" (internal)" if internal else ""), "version": str(app.ctx.settings.version),
+                 "description": f"The HTTP API of Herald's {system.name} system, generated from its route table"
+                                + (", with the internal routes." if internal else ".")},
         "servers": [{"url": "/"}],
+        "tags": ordered_tags(list(paths)),
         "paths": paths,
         "components": {"schemas": components.schemas,
                        "headers": {name: HEADERS[name] for name in sorted(headers) if name in HEADERS},
@@ -358,6 +459,15 @@ def openapi_blueprint() -> Blueprint:
         if not hasattr(request.app.ctx, "openapi"):
             request.app.ctx.openapi = describe(request.app)
         return json(request.app.ctx.openapi)
+
+    @bp.get("/internal/openapi.json", ctx_auth="service",
+            ctx_responses=answers({200: {"type": "object", "required": ["openapi", "info", "paths"]}}))
+    async def internal_openapi_document(request: Request) -> HTTPResponse:
+        """This system's whole OpenAPI document, its internal routes too (what the fuzz tests read)."""
+        require_service_credential(request)
+        if not hasattr(request.app.ctx, "openapi_internal"):
+            request.app.ctx.openapi_internal = describe(request.app, internal=True)
+        return json(request.app.ctx.openapi_internal)
 
     @bp.get("/docs", ctx_responses=answers({200: HTML}))
     async def reference(request: Request) -> HTTPResponse:

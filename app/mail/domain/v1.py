@@ -43,6 +43,7 @@ async def add_domain(request: Request) -> HTTPResponse:
 
 @bp.get("/domains/<name:str>", ctx_scope=MANAGE, ctx_session_role="leitor", ctx_responses=answers({200: DOMAIN}))
 async def get_domain(request: Request, name: str) -> HTTPResponse:
+    """One of the account's mail domains: its state and the DNS records it needs."""
     domain = await service.get_domain(platform.client(request.app), caller_of(request), name)
     return reply(request, {"domain": domain_view(domain)})
 

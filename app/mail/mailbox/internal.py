@@ -20,6 +20,7 @@ bp = Blueprint("internal_mailboxes", url_prefix="/internal/v1")
 
 @bp.get("/mailboxes", ctx_auth="service", ctx_query=("account", "mode"), ctx_responses=answers({200: ADDRESSES}))
 async def mailbox_addresses(request: Request) -> HTTPResponse:
+    """The addresses of an account's mailboxes, live or test (the platform asks, for the senders)."""
     require_service_credential(request)
     account = request.args.get("account") or ""
     mode = request.args.get("mode") or "live"

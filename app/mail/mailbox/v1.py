@@ -45,11 +45,13 @@ async def create_mailbox(request: Request) -> HTTPResponse:
 @bp.get("/mailboxes/<mailbox_id:str>", ctx_scope=MANAGE, ctx_session_role="leitor",
         ctx_responses=answers({200: MAILBOX}))
 async def get_mailbox(request: Request, mailbox_id: str) -> HTTPResponse:
+    """One of the account's mailboxes, with the organization it belongs to."""
     row = await service.find(db.connection(), caller_of(request), mailbox_id)
     return reply(request, {"mailbox": mailbox_view(row, row.organization.public_id)})
 
 
 @bp.delete("/mailboxes/<mailbox_id:str>", ctx_scope=MANAGE, ctx_responses=answers({204: NO_CONTENT}))
 async def remove_mailbox(request: Request, mailbox_id: str) -> HTTPResponse:
+    """Remove a mailbox."""
     await service.remove(db.connection(), caller_of(request), mailbox_id)
     return no_content()

@@ -30,6 +30,7 @@ async def list_organizations(request: Request) -> HTTPResponse:
 @bp.get("/organizations/<organization_id:str>", ctx_scope=MANAGE, ctx_session_role="leitor",
         ctx_responses=answers({200: ORGANIZATION}))
 async def get_organization(request: Request, organization_id: str) -> HTTPResponse:
+    """One of the account's organizations, with how many mailboxes it has."""
     caller = caller_of(request)
     conn = db.connection()
     row = await service.find(conn, caller, organization_id)

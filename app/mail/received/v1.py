@@ -51,6 +51,7 @@ async def list_received(request: Request) -> HTTPResponse:
 @bp.get("/received/<received_id:str>", ctx_scope=MANAGE, ctx_session_role="leitor",
         ctx_responses=answers({200: MESSAGE}))
 async def read_received(request: Request, received_id: str) -> HTTPResponse:
+    """One received message of the account."""
     row = await service.find(db.connection(), caller_of(request).tenant_id, received_id)
     return reply(request, {"message": message_view(row)})
 
@@ -70,5 +71,6 @@ async def received_attachment(request: Request, received_id: str, index: int) ->
 
 @bp.delete("/received/<received_id:str>", ctx_scope=MANAGE, ctx_responses=answers({204: NO_CONTENT}))
 async def delete_received(request: Request, received_id: str) -> HTTPResponse:
+    """Delete a received message."""
     await service.remove(db.connection(), caller_of(request).tenant_id, received_id)
     return no_content()

@@ -29,6 +29,7 @@ MAX_LIMIT = 200
 
 @bp.post("", ctx_scope="push:devices", ctx_body=DeviceRegistration, ctx_responses=answers({200: DEVICE}))
 async def register_device(request: Request) -> HTTPResponse:
+    """Register (or refresh) a device's push token for the account."""
     principal = principal_of(request)
     body = parse_body(request, DeviceRegistration, max_bytes=64 * 1024)
     platform = DevicePlatform(body.platform)
@@ -40,6 +41,7 @@ async def register_device(request: Request) -> HTTPResponse:
 
 @bp.get("", ctx_scope="push:devices", ctx_query=("cursor", "limit"), ctx_responses=answers({200: DEVICES}))
 async def list_devices(request: Request) -> HTTPResponse:
+    """The account's registered push devices, a page at a time."""
     page = OffsetPage.of(request, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
     found = await service.list_devices(db.connection(), principal_of(request), page)
     return reply(request, {"Devices": [device_view(row) for row in found.items], "NextCursor": found.next_cursor,

@@ -107,6 +107,7 @@ def _unique(values: list[str]) -> list[str]:
 @bp.post("/emails/send", ctx_scope=SEND_EMAIL_SCOPE, ctx_body=EmailSend, ctx_responses=answers({202: views.ACCEPTED}),
          ctx_max_body=MAX_EMAIL_SEND_BYTES + 1024 * 1024)
 async def send_email(request: Request) -> HTTPResponse:
+    """Send one e-mail: accepted (202) and queued; its MessageId follows it through /v1/emails and the webhooks."""
     principal = principal_of(request)
     raw, body = _body(request, EmailSend, MAX_EMAIL_SEND_BYTES)
     key = header_idempotency_key(request) or body.idempotency_key
@@ -118,6 +119,7 @@ async def send_email(request: Request) -> HTTPResponse:
 @bp.post("/emails/batch", ctx_scope=SEND_EMAIL_SCOPE, ctx_body=EmailBatch, ctx_responses=answers({202: views.BATCH}),
          ctx_max_body=MAX_BODY_BYTES)
 async def send_email_batch(request: Request) -> HTTPResponse:
+    """Send several e-mails in one request; each item is accepted or refused on its own."""
     principal = principal_of(request)
     _, batch = _body(request, EmailBatch, MAX_EMAIL_BATCH_BYTES)
     header_key = header_idempotency_key(request)
@@ -179,6 +181,7 @@ async def cancel_email(request: Request, message_id: str) -> HTTPResponse:
 
 @bp.post("/sms/send", ctx_scope="sms:send", ctx_body=SmsSend, ctx_responses=answers({202: views.ACCEPTED}))
 async def send_sms(request: Request) -> HTTPResponse:
+    """Send an SMS to one or more numbers: accepted (202) and queued."""
     raw, body = _body(request, SmsSend)
     key = header_idempotency_key(request) or body.idempotency_key
     text = body.body
@@ -192,6 +195,7 @@ async def send_sms(request: Request) -> HTTPResponse:
 
 @bp.post("/push/send", ctx_scope="push:send", ctx_body=PushSend, ctx_responses=answers({202: views.ACCEPTED}))
 async def send_push(request: Request) -> HTTPResponse:
+    """Send a push notification to registered devices: accepted (202) and queued."""
     raw = load_json(request, max_bytes=MAX_SEND_BYTES)
     if isinstance(raw, dict) and "Topic" in raw:
         raise errors.ValidationError("Topic sending is not supported; send to DeviceTokens.",
@@ -207,6 +211,7 @@ async def send_push(request: Request) -> HTTPResponse:
 @bp.post("/whatsapp/send", ctx_scope="whatsapp:send", ctx_body=WhatsappSend,
          ctx_responses=answers({202: views.ACCEPTED}))
 async def send_whatsapp(request: Request) -> HTTPResponse:
+    """Send a WhatsApp message: accepted (202) and queued."""
     principal = principal_of(request)
     raw, body = _body(request, WhatsappSend)
     key = header_idempotency_key(request) or body.idempotency_key
@@ -222,6 +227,7 @@ async def send_whatsapp(request: Request) -> HTTPResponse:
 @bp.get("/emails", ctx_scope="email:read", ctx_query=("status", "q", "cursor", "limit"),
          ctx_responses=answers({200: views.EMAILS}))
 async def list_emails(request: Request) -> HTTPResponse:
+    """The account's e-mails, newest first, filtered by status or a search, a page at a time."""
     page = OffsetPage.of(request, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
     found = await reads.list_emails(db.connection(), principal_of(request), page,
                                       status=request.args.get("status"), search=request.args.get("q"))
@@ -231,5 +237,6 @@ async def list_emails(request: Request) -> HTTPResponse:
 
 @bp.get("/emails/<message_id:id>", ctx_scope="email:read", ctx_responses=answers({200: views.EMAIL}))
 async def get_email(request: Request, message_id: str) -> HTTPResponse:
+    """One e-mail: its status, recipients and the events of its delivery."""
     message, events = await reads.email_with_timeline(db.connection(), principal_of(request), message_id)
     return reply(request, {"Message": views.detail(message), "Events": views.timeline(message, events)})

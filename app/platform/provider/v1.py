@@ -34,12 +34,14 @@ WHAT = "the account's providers"
 
 @bp.get("/providers", ctx_scope=SCOPE, ctx_responses=answers({200: PROVIDERS}))
 async def list_providers(request: Request) -> HTTPResponse:
+    """The account's own provider settings, per channel (secrets never shown)."""
     rows = await service.list_providers(db.connection(), principal_of(request).tenant_pk)
     return reply(request, {"Providers": [provider_view(row) for row in rows], "Catalog": catalog_view()})
 
 
 @bp.get(PATH, ctx_scope=SCOPE, ctx_responses=answers({200: PROVIDER}))
 async def get_provider(request: Request, channel: str, key: str) -> HTTPResponse:
+    """One provider setting of the account, by channel and key (secrets never shown)."""
     row = await service.provider(db.connection(), principal_of(request).tenant_pk, channel, key)
     return reply(request, {"Provider": provider_view(row)})
 
@@ -47,6 +49,7 @@ async def get_provider(request: Request, channel: str, key: str) -> HTTPResponse
 @bp.put(PATH, ctx_scope=SCOPE, ctx_body=ProviderSet, ctx_errors=(413, 422, 503),
         ctx_responses=answers({201: PROVIDER, 200: PROVIDER}))
 async def set_provider(request: Request, channel: str, key: str) -> HTTPResponse:
+    """Set (201) or replace (200) one provider setting of the account."""
     body = parse_body(request, ProviderSet, max_bytes=MAX_BODY)
     tenant_pk = live_principal_of(request, WHAT).tenant_pk
     loopback = request.app.ctx.settings.webhooks_allow_loopback
@@ -60,6 +63,7 @@ async def set_provider(request: Request, channel: str, key: str) -> HTTPResponse
 
 @bp.delete(PATH, ctx_scope=SCOPE, ctx_responses=answers({204: NO_CONTENT}))
 async def remove_provider(request: Request, channel: str, key: str) -> HTTPResponse:
+    """Remove one provider setting; the channel falls back to the platform's provider."""
     tenant_pk = live_principal_of(request, WHAT).tenant_pk
     async with db.transaction() as conn:
         await service.remove_provider(conn, tenant_pk, channel, key)

@@ -34,6 +34,7 @@ async def _rate_limit(request: Request, principal: Principal) -> None:
 
 @bp.get("", ctx_scope="logs:read", ctx_envelope="lower", ctx_query=schemas.FILTERS)
 async def list_logs(request: Request) -> HTTPResponse:
+    """The account's API request log, newest first, filtered, a page at a time."""
     principal = principal_of(request)
     await _rate_limit(request, principal)
     scope = service.key_scope(principal.tenant_pk, principal.tenant_id, principal.mode)
@@ -49,6 +50,7 @@ async def list_logs(request: Request) -> HTTPResponse:
 
 @bp.get("/<log_id:str>", ctx_scope="logs:read", ctx_envelope="lower")
 async def get_log(request: Request, log_id: str) -> HTTPResponse:
+    """One logged API request: what was asked and what was answered."""
     principal = principal_of(request)
     await _rate_limit(request, principal)
     scope = service.key_scope(principal.tenant_pk, principal.tenant_id, principal.mode)

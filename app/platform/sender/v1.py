@@ -18,6 +18,7 @@ bp = Blueprint("v1_senders", url_prefix="/v1")
 
 @bp.get("/senders", ctx_scope="email:send", ctx_responses=answers({200: SENDERS}))
 async def senders(request: Request) -> HTTPResponse:
+    """The addresses and domains this account may send e-mail from."""
     principal = principal_of(request)
     domains = await sender_domains(db.connection(), principal)
     mailboxes = await mailbox_addresses(services(request.app).client("mail"), principal)

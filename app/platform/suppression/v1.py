@@ -28,6 +28,7 @@ WRITE = "suppressions:write"
 @bp.get("/suppressions", ctx_scope=READ, ctx_query=("channel", "address", "reason", "cursor", "limit"),
         ctx_responses=answers({200: SUPPRESSIONS}))
 async def list_suppressions(request: Request) -> HTTPResponse:
+    """The account's suppressed addresses (never sent to), filtered, a page at a time."""
     principal = principal_of(request)
     page, filters = listing(request)
     found = await service.list_suppressions(db.connection(), principal.tenant_pk, principal.tenant_id, page, **filters)
@@ -37,6 +38,7 @@ async def list_suppressions(request: Request) -> HTTPResponse:
 
 @bp.get("/suppressions/<suppression_id:id>", ctx_scope=READ, ctx_responses=answers({200: SUPPRESSION}))
 async def get_suppression(request: Request, suppression_id: str) -> HTTPResponse:
+    """One suppressed address: its channel and why it is suppressed."""
     row = await service.suppression(db.connection(), principal_of(request).tenant_pk, suppression_id)
     return reply(request, {"Suppression": suppression_view(row)})
 
@@ -44,6 +46,7 @@ async def get_suppression(request: Request, suppression_id: str) -> HTTPResponse
 @bp.delete("/suppressions/<suppression_id:id>", ctx_scope=WRITE, ctx_errors=(409,),
            ctx_responses=answers({204: NO_CONTENT}))
 async def delete_suppression(request: Request, suppression_id: str) -> HTTPResponse:
+    """Lift a suppression, so the address is sent to again (409 where it may not be lifted)."""
     async with db.transaction() as conn:
         await service.lift(conn, principal_of(request).tenant_pk, suppression_id)
     return no_content()

@@ -41,6 +41,7 @@ MAX_LIMIT = 100
 
 @bp.get("/templates", ctx_scope=READ, ctx_query=("cursor", "limit"), ctx_responses=answers({200: TEMPLATE_PAGE}))
 async def list_templates(request: Request) -> HTTPResponse:
+    """The account's templates, a page at a time."""
     principal = principal_of(request)
     page = KeysetPage.of(request, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
     found = await service.page_of_templates(db.connection(), principal.tenant_pk, principal.tenant_id, page)
@@ -51,6 +52,7 @@ async def list_templates(request: Request) -> HTTPResponse:
 @bp.post("/templates", ctx_scope=WRITE, ctx_body=TemplateCreate, ctx_errors=(409, 413, 422),
          ctx_responses=answers({201: TEMPLATE}))
 async def create_template(request: Request) -> HTTPResponse:
+    """Create a template (409 when the account already has one of that slug)."""
     body = parse_body(request, TemplateCreate, max_bytes=MAX_BODY)
     tenant_pk = live_principal_of(request, WHAT).tenant_pk
     await service.vet(body)  # the trial render, before the transaction: no connection held meanwhile
@@ -61,6 +63,7 @@ async def create_template(request: Request) -> HTTPResponse:
 
 @bp.get("/templates/<template_id:id>", ctx_scope=READ, ctx_responses=answers({200: TEMPLATE}))
 async def get_template(request: Request, template_id: str) -> HTTPResponse:
+    """One template: its slug, channel, name, subject and bodies."""
     template = await service.template_of(db.connection(), principal_of(request).tenant_pk, template_id)
     return reply(request, {"Template": template_view(template)})
 
@@ -68,6 +71,7 @@ async def get_template(request: Request, template_id: str) -> HTTPResponse:
 @bp.patch("/templates/<template_id:id>", ctx_scope=WRITE, ctx_body=TemplateChange, ctx_errors=(413, 422),
           ctx_responses=answers({200: TEMPLATE}))
 async def update_template(request: Request, template_id: str) -> HTTPResponse:
+    """Change a template's name, subject or bodies (its slug and channel stay)."""
     change = parse_body(request, TemplateChange, max_bytes=MAX_BODY)
     tenant_pk = live_principal_of(request, WHAT).tenant_pk
     current = await service.template_of(db.connection(), tenant_pk, template_id)
@@ -82,6 +86,7 @@ async def update_template(request: Request, template_id: str) -> HTTPResponse:
 
 @bp.delete("/templates/<template_id:id>", ctx_scope=WRITE, ctx_responses=answers({204: NO_CONTENT}))
 async def delete_template(request: Request, template_id: str) -> HTTPResponse:
+    """Delete a template."""
     async with db.transaction() as conn:
         await service.delete(conn, live_principal_of(request, WHAT).tenant_pk, template_id)
     return no_content()

@@ -49,6 +49,7 @@ def _allow_loopback(request: Request) -> bool:
 
 @bp.get("/webhooks", ctx_scope=SCOPE, ctx_query=("cursor", "limit"), ctx_responses=answers({200: ENDPOINTS}))
 async def list_webhooks(request: Request) -> HTTPResponse:
+    """The account's webhook endpoints, a page at a time."""
     found = await service.list_endpoints(db.connection(), principal_of(request), _page(request))
     now = datetime.now(timezone.utc)
     return reply(request, {"Webhooks": [endpoint_view(row, now) for row in found.items],
@@ -57,6 +58,7 @@ async def list_webhooks(request: Request) -> HTTPResponse:
 
 @bp.post("/webhooks", ctx_scope=SCOPE, ctx_body=WebhookCreate, ctx_responses=answers({201: ENDPOINT_WITH_SECRET}))
 async def create_webhook(request: Request) -> HTTPResponse:
+    """Add a webhook endpoint; the answer shows its signing secret, once."""
     body = parse_body(request, WebhookCreate, max_bytes=MAX_BODY_BYTES)
     endpoint, secret = await service.create_endpoint(
         db.connection(), principal_of(request), url=body.url, event_types=body.event_types, enabled=body.enabled,
@@ -66,12 +68,14 @@ async def create_webhook(request: Request) -> HTTPResponse:
 
 @bp.get("/webhooks/<webhook_id:id>", ctx_scope=SCOPE, ctx_responses=answers({200: ENDPOINT}))
 async def get_webhook(request: Request, webhook_id: str) -> HTTPResponse:
+    """One webhook endpoint (without its secret)."""
     endpoint = await service.endpoint(db.connection(), principal_of(request), webhook_id)
     return reply(request, {"Webhook": endpoint_view(endpoint)})
 
 
 @bp.patch("/webhooks/<webhook_id:id>", ctx_scope=SCOPE, ctx_body=WebhookUpdate, ctx_responses=answers({200: ENDPOINT}))
 async def update_webhook(request: Request, webhook_id: str) -> HTTPResponse:
+    """Change a webhook endpoint's URL, event types, description, or turn it on or off."""
     changes = parse_body(request, WebhookUpdate, max_bytes=MAX_BODY_BYTES).changes()
     endpoint = await service.update_endpoint(db.connection(), principal_of(request), webhook_id, changes,
                                              allow_loopback=_allow_loopback(request))
@@ -80,6 +84,7 @@ async def update_webhook(request: Request, webhook_id: str) -> HTTPResponse:
 
 @bp.delete("/webhooks/<webhook_id:id>", ctx_scope=SCOPE, ctx_responses=answers({204: NO_CONTENT}))
 async def delete_webhook(request: Request, webhook_id: str) -> HTTPResponse:
+    """Remove a webhook endpoint; nothing more is delivered to it."""
     await service.delete_endpoint(db.connection(), principal_of(request), webhook_id)
     return no_content()
 
@@ -87,6 +92,7 @@ async def delete_webhook(request: Request, webhook_id: str) -> HTTPResponse:
 @bp.post("/webhooks/<webhook_id:id>/rotate-secret", ctx_scope=SCOPE, ctx_optional_body=SecretRotation,
          ctx_responses=answers({200: ENDPOINT_WITH_SECRET}))
 async def rotate_secret(request: Request, webhook_id: str) -> HTTPResponse:
+    """Give a webhook endpoint a new signing secret, shown once in the answer."""
     body = optional_body(request, SecretRotation)
     endpoint, secret, now = await service.rotate_secret(db.connection(), principal_of(request), webhook_id,
                                                         body.overlap_seconds)
@@ -96,6 +102,7 @@ async def rotate_secret(request: Request, webhook_id: str) -> HTTPResponse:
 @bp.post("/webhooks/<webhook_id:id>/test", ctx_scope=SCOPE, ctx_optional_body=TestEvent,
          ctx_responses=answers({202: TEST_EVENT}))
 async def send_test_event(request: Request, webhook_id: str) -> HTTPResponse:
+    """Deliver a test event to a webhook endpoint (202: the delivery is queued)."""
     body = optional_body(request, TestEvent)
     async with db.transaction() as conn:
         made = await service.send_test_event(conn, principal_of(request), webhook_id, body.event_type)
@@ -108,6 +115,7 @@ async def send_test_event(request: Request, webhook_id: str) -> HTTPResponse:
 @bp.get("/webhooks/<webhook_id:id>/deliveries", ctx_scope=SCOPE, ctx_query=("status", "cursor", "limit"),
          ctx_responses=answers({200: DELIVERIES}))
 async def list_deliveries(request: Request, webhook_id: str) -> HTTPResponse:
+    """A webhook endpoint's deliveries, newest first, filtered by status, a page at a time."""
     endpoint, found, attempts = await service.list_deliveries(
         db.connection(), principal_of(request), webhook_id, _page(request), status=request.args.get("status"))
     return reply(request, {"Deliveries": [delivery_view(row, endpoint, attempts[row.id]) for row in found.items],
@@ -117,6 +125,7 @@ async def list_deliveries(request: Request, webhook_id: str) -> HTTPResponse:
 @bp.get("/webhooks/<webhook_id:id>/deliveries/<delivery_id:id>", ctx_scope=SCOPE,
         ctx_responses=answers({200: DELIVERY}))
 async def get_delivery(request: Request, webhook_id: str, delivery_id: str) -> HTTPResponse:
+    """One delivery of a webhook endpoint: its attempts and the answers they got."""
     endpoint, delivery, attempts = await service.delivery_with_attempts(db.connection(), principal_of(request),
                                                                         webhook_id, delivery_id)
     return reply(request, {"Delivery": delivery_view(delivery, endpoint, attempts)})
@@ -125,6 +134,7 @@ async def get_delivery(request: Request, webhook_id: str, delivery_id: str) -> H
 @bp.post("/webhooks/<webhook_id:id>/deliveries/<delivery_id:id>/retry", ctx_scope=SCOPE,
          ctx_responses=answers({202: DELIVERY}))
 async def retry_delivery(request: Request, webhook_id: str, delivery_id: str) -> HTTPResponse:
+    """Deliver a webhook delivery again now (202: the attempt is queued)."""
     async with db.transaction() as conn:
         endpoint, delivery, attempts = await service.retry_delivery(conn, principal_of(request), webhook_id,
                                                                     delivery_id)
@@ -136,6 +146,7 @@ async def retry_delivery(request: Request, webhook_id: str, delivery_id: str) ->
 
 @bp.get("/events", ctx_scope=SCOPE, ctx_query=("type", "cursor", "limit"), ctx_responses=answers({200: EVENTS}))
 async def list_events(request: Request) -> HTTPResponse:
+    """The account's events (what webhooks deliver), newest first, filtered by type, a page at a time."""
     principal = principal_of(request)
     found = await service.list_events(db.connection(), principal, _page(request), event_type=request.args.get("type"))
     return reply(request, {"Events": [event_view(row, principal.tenant_id) for row in found.items],
@@ -144,6 +155,7 @@ async def list_events(request: Request) -> HTTPResponse:
 
 @bp.get("/events/<event_id:id>", ctx_scope=SCOPE, ctx_responses=answers({200: EVENT}))
 async def get_event(request: Request, event_id: str) -> HTTPResponse:
+    """One event, with the payload its webhooks receive."""
     principal = principal_of(request)
     event = await service.event(db.connection(), principal, event_id)
     return reply(request, {"Event": event_view(event, principal.tenant_id)})

@@ -1,0 +1,210 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.pascal_error import PascalError
+from ...models.v1_webhooks_get_event_response_200 import V1WebhooksGetEventResponse200
+from typing import cast
+
+
+
+def _get_kwargs(
+    event_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/events/{event_id}".format(event_id=quote(str(event_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PascalError | V1WebhooksGetEventResponse200:
+    if response.status_code == 200:
+        response_200 = V1WebhooksGetEventResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = PascalError.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PascalError.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = PascalError.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = PascalError.from_dict(response.json())
+
+
+
+        return response_429
+
+    response_default = PascalError.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PascalError | V1WebhooksGetEventResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    event_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PascalError | V1WebhooksGetEventResponse200]:
+    """ One event, with the payload its webhooks receive
+
+     One event, with the payload its webhooks receive.
+
+    Args:
+        event_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PascalError | V1WebhooksGetEventResponse200]
+     """
+
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    event_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PascalError | V1WebhooksGetEventResponse200 | None:
+    """ One event, with the payload its webhooks receive
+
+     One event, with the payload its webhooks receive.
+
+    Args:
+        event_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PascalError | V1WebhooksGetEventResponse200
+     """
+
+
+    return sync_detailed(
+        event_id=event_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    event_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PascalError | V1WebhooksGetEventResponse200]:
+    """ One event, with the payload its webhooks receive
+
+     One event, with the payload its webhooks receive.
+
+    Args:
+        event_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PascalError | V1WebhooksGetEventResponse200]
+     """
+
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    event_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PascalError | V1WebhooksGetEventResponse200 | None:
+    """ One event, with the payload its webhooks receive
+
+     One event, with the payload its webhooks receive.
+
+    Args:
+        event_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PascalError | V1WebhooksGetEventResponse200
+     """
+
+
+    return (await asyncio_detailed(
+        event_id=event_id,
+client=client,
+
+    )).parsed

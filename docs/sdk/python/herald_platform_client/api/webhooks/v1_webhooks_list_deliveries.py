@@ -1,0 +1,269 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.pascal_error import PascalError
+from ...models.v1_webhooks_list_deliveries_response_200 import V1WebhooksListDeliveriesResponse200
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    webhook_id: str,
+    *,
+    status: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["status"] = status
+
+    params["cursor"] = cursor
+
+    params["limit"] = limit
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/webhooks/{webhook_id}/deliveries".format(webhook_id=quote(str(webhook_id), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PascalError | V1WebhooksListDeliveriesResponse200:
+    if response.status_code == 200:
+        response_200 = V1WebhooksListDeliveriesResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = PascalError.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PascalError.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = PascalError.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = PascalError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = PascalError.from_dict(response.json())
+
+
+
+        return response_429
+
+    response_default = PascalError.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PascalError | V1WebhooksListDeliveriesResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    webhook_id: str,
+    *,
+    client: AuthenticatedClient,
+    status: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: str | Unset = UNSET,
+
+) -> Response[PascalError | V1WebhooksListDeliveriesResponse200]:
+    """ A webhook endpoint's deliveries, newest first, filtered by status, a page at a time
+
+     A webhook endpoint's deliveries, newest first, filtered by status, a page at a time.
+
+    Args:
+        webhook_id (str):
+        status (str | Unset):
+        cursor (str | Unset):
+        limit (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PascalError | V1WebhooksListDeliveriesResponse200]
+     """
+
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+status=status,
+cursor=cursor,
+limit=limit,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    webhook_id: str,
+    *,
+    client: AuthenticatedClient,
+    status: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: str | Unset = UNSET,
+
+) -> PascalError | V1WebhooksListDeliveriesResponse200 | None:
+    """ A webhook endpoint's deliveries, newest first, filtered by status, a page at a time
+
+     A webhook endpoint's deliveries, newest first, filtered by status, a page at a time.
+
+    Args:
+        webhook_id (str):
+        status (str | Unset):
+        cursor (str | Unset):
+        limit (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PascalError | V1WebhooksListDeliveriesResponse200
+     """
+
+
+    return sync_detailed(
+        webhook_id=webhook_id,
+client=client,
+status=status,
+cursor=cursor,
+limit=limit,
+
+    ).parsed
+
+async def asyncio_detailed(
+    webhook_id: str,
+    *,
+    client: AuthenticatedClient,
+    status: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: str | Unset = UNSET,
+
+) -> Response[PascalError | V1WebhooksListDeliveriesResponse200]:
+    """ A webhook endpoint's deliveries, newest first, filtered by status, a page at a time
+
+     A webhook endpoint's deliveries, newest first, filtered by status, a page at a time.
+
+    Args:
+        webhook_id (str):
+        status (str | Unset):
+        cursor (str | Unset):
+        limit (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PascalError | V1WebhooksListDeliveriesResponse200]
+     """
+
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+status=status,
+cursor=cursor,
+limit=limit,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    webhook_id: str,
+    *,
+    client: AuthenticatedClient,
+    status: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: str | Unset = UNSET,
+
+) -> PascalError | V1WebhooksListDeliveriesResponse200 | None:
+    """ A webhook endpoint's deliveries, newest first, filtered by status, a page at a time
+
+     A webhook endpoint's deliveries, newest first, filtered by status, a page at a time.
+
+    Args:
+        webhook_id (str):
+        status (str | Unset):
+        cursor (str | Unset):
+        limit (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PascalError | V1WebhooksListDeliveriesResponse200
+     """
+
+
+    return (await asyncio_detailed(
+        webhook_id=webhook_id,
+client=client,
+status=status,
+cursor=cursor,
+limit=limit,
+
+    )).parsed

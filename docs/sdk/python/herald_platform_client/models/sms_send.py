@@ -1,0 +1,220 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.sms_send_tags_type_0 import SmsSendTagsType0
+  from ..models.sms_send_variables_type_0 import SmsSendVariablesType0
+
+
+
+
+
+T = TypeVar("T", bound="SmsSend")
+
+
+
+@_attrs_define
+class SmsSend:
+    """ 
+        Attributes:
+            to (list[str]):
+            body (None | str | Unset):
+            template (None | str | Unset):
+            variables (None | SmsSendVariablesType0 | Unset):
+            from_ (None | str | Unset):
+            idempotency_key (None | str | Unset):
+            tags (None | SmsSendTagsType0 | Unset):
+     """
+
+    to: list[str]
+    body: None | str | Unset = UNSET
+    template: None | str | Unset = UNSET
+    variables: None | SmsSendVariablesType0 | Unset = UNSET
+    from_: None | str | Unset = UNSET
+    idempotency_key: None | str | Unset = UNSET
+    tags: None | SmsSendTagsType0 | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.sms_send_tags_type_0 import SmsSendTagsType0 # noqa: PLC0415
+        from ..models.sms_send_variables_type_0 import SmsSendVariablesType0 # noqa: PLC0415
+        to = self.to
+
+
+
+        body: None | str | Unset
+        if isinstance(self.body, Unset):
+            body = UNSET
+        else:
+            body = self.body
+
+        template: None | str | Unset
+        if isinstance(self.template, Unset):
+            template = UNSET
+        else:
+            template = self.template
+
+        variables: dict[str, Any] | None | Unset
+        if isinstance(self.variables, Unset):
+            variables = UNSET
+        elif isinstance(self.variables, SmsSendVariablesType0):
+            variables = self.variables.to_dict()
+        else:
+            variables = self.variables
+
+        from_: None | str | Unset
+        if isinstance(self.from_, Unset):
+            from_ = UNSET
+        else:
+            from_ = self.from_
+
+        idempotency_key: None | str | Unset
+        if isinstance(self.idempotency_key, Unset):
+            idempotency_key = UNSET
+        else:
+            idempotency_key = self.idempotency_key
+
+        tags: dict[str, Any] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, SmsSendTagsType0):
+            tags = self.tags.to_dict()
+        else:
+            tags = self.tags
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "To": to,
+        })
+        if body is not UNSET:
+            field_dict["Body"] = body
+        if template is not UNSET:
+            field_dict["Template"] = template
+        if variables is not UNSET:
+            field_dict["Variables"] = variables
+        if from_ is not UNSET:
+            field_dict["From"] = from_
+        if idempotency_key is not UNSET:
+            field_dict["IdempotencyKey"] = idempotency_key
+        if tags is not UNSET:
+            field_dict["Tags"] = tags
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.sms_send_tags_type_0 import SmsSendTagsType0 # noqa: PLC0415
+        from ..models.sms_send_variables_type_0 import SmsSendVariablesType0 # noqa: PLC0415
+        d = dict(src_dict)
+        to = cast(list[str], d.pop("To"))
+
+
+        def _parse_body(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        body = _parse_body(d.pop("Body", UNSET))
+
+
+        def _parse_template(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        template = _parse_template(d.pop("Template", UNSET))
+
+
+        def _parse_variables(data: object) -> None | SmsSendVariablesType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                variables_type_0 = SmsSendVariablesType0.from_dict(data)
+
+
+
+                return variables_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SmsSendVariablesType0 | Unset, data)
+
+        variables = _parse_variables(d.pop("Variables", UNSET))
+
+
+        def _parse_from_(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        from_ = _parse_from_(d.pop("From", UNSET))
+
+
+        def _parse_idempotency_key(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        idempotency_key = _parse_idempotency_key(d.pop("IdempotencyKey", UNSET))
+
+
+        def _parse_tags(data: object) -> None | SmsSendTagsType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                tags_type_0 = SmsSendTagsType0.from_dict(data)
+
+
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SmsSendTagsType0 | Unset, data)
+
+        tags = _parse_tags(d.pop("Tags", UNSET))
+
+
+        sms_send = cls(
+            to=to,
+            body=body,
+            template=template,
+            variables=variables,
+            from_=from_,
+            idempotency_key=idempotency_key,
+            tags=tags,
+        )
+
+        return sms_send
+

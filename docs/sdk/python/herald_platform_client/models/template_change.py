@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="TemplateChange")
+
+
+
+@_attrs_define
+class TemplateChange:
+    """ PATCH /v1/templates/{id}: the fields given replace the template's (null removes an optional
+    part); slug and channel stay (another slug or channel is another template).
+
+        Attributes:
+            name (None | str | Unset):
+            subject (None | str | Unset):
+            text (None | str | Unset):
+            html (None | str | Unset):
+            language (None | str | Unset):
+     """
+
+    name: None | str | Unset = UNSET
+    subject: None | str | Unset = UNSET
+    text: None | str | Unset = UNSET
+    html: None | str | Unset = UNSET
+    language: None | str | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        name: None | str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
+
+        subject: None | str | Unset
+        if isinstance(self.subject, Unset):
+            subject = UNSET
+        else:
+            subject = self.subject
+
+        text: None | str | Unset
+        if isinstance(self.text, Unset):
+            text = UNSET
+        else:
+            text = self.text
+
+        html: None | str | Unset
+        if isinstance(self.html, Unset):
+            html = UNSET
+        else:
+            html = self.html
+
+        language: None | str | Unset
+        if isinstance(self.language, Unset):
+            language = UNSET
+        else:
+            language = self.language
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if name is not UNSET:
+            field_dict["Name"] = name
+        if subject is not UNSET:
+            field_dict["Subject"] = subject
+        if text is not UNSET:
+            field_dict["Text"] = text
+        if html is not UNSET:
+            field_dict["Html"] = html
+        if language is not UNSET:
+            field_dict["Language"] = language
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        def _parse_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        name = _parse_name(d.pop("Name", UNSET))
+
+
+        def _parse_subject(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        subject = _parse_subject(d.pop("Subject", UNSET))
+
+
+        def _parse_text(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        text = _parse_text(d.pop("Text", UNSET))
+
+
+        def _parse_html(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        html = _parse_html(d.pop("Html", UNSET))
+
+
+        def _parse_language(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        language = _parse_language(d.pop("Language", UNSET))
+
+
+        template_change = cls(
+            name=name,
+            subject=subject,
+            text=text,
+            html=html,
+            language=language,
+        )
+
+        return template_change
+

@@ -1,0 +1,192 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.v1_message_get_email_response_200_message_body import V1MessageGetEmailResponse200MessageBody
+
+
+
+
+
+T = TypeVar("T", bound="V1MessageGetEmailResponse200Message")
+
+
+
+@_attrs_define
+class V1MessageGetEmailResponse200Message:
+    """ 
+        Attributes:
+            message_id (str):
+            status (str):
+            to (str):
+            role (None | str):
+            from_ (None | str):
+            subject (None | str):
+            mode (str):
+            created_at (datetime.datetime):
+            updated_at (datetime.datetime):
+            channel (str):
+            body (V1MessageGetEmailResponse200MessageBody):
+     """
+
+    message_id: str
+    status: str
+    to: str
+    role: None | str
+    from_: None | str
+    subject: None | str
+    mode: str
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    channel: str
+    body: V1MessageGetEmailResponse200MessageBody
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.v1_message_get_email_response_200_message_body import V1MessageGetEmailResponse200MessageBody # noqa: PLC0415
+        message_id = self.message_id
+
+        status = self.status
+
+        to = self.to
+
+        role: None | str
+        role = self.role
+
+        from_: None | str
+        from_ = self.from_
+
+        subject: None | str
+        subject = self.subject
+
+        mode = self.mode
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        channel = self.channel
+
+        body = self.body.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "MessageId": message_id,
+            "Status": status,
+            "To": to,
+            "Role": role,
+            "From": from_,
+            "Subject": subject,
+            "Mode": mode,
+            "CreatedAt": created_at,
+            "UpdatedAt": updated_at,
+            "Channel": channel,
+            "Body": body,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.v1_message_get_email_response_200_message_body import V1MessageGetEmailResponse200MessageBody # noqa: PLC0415
+        d = dict(src_dict)
+        message_id = d.pop("MessageId")
+
+        status = d.pop("Status")
+
+        to = d.pop("To")
+
+        def _parse_role(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        role = _parse_role(d.pop("Role"))
+
+
+        def _parse_from_(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        from_ = _parse_from_(d.pop("From"))
+
+
+        def _parse_subject(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        subject = _parse_subject(d.pop("Subject"))
+
+
+        mode = d.pop("Mode")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("CreatedAt"))
+
+
+
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("UpdatedAt"))
+
+
+
+
+        channel = d.pop("Channel")
+
+        body = V1MessageGetEmailResponse200MessageBody.from_dict(d.pop("Body"))
+
+
+
+
+        v1_message_get_email_response_200_message = cls(
+            message_id=message_id,
+            status=status,
+            to=to,
+            role=role,
+            from_=from_,
+            subject=subject,
+            mode=mode,
+            created_at=created_at,
+            updated_at=updated_at,
+            channel=channel,
+            body=body,
+        )
+
+
+        v1_message_get_email_response_200_message.additional_properties = d
+        return v1_message_get_email_response_200_message
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

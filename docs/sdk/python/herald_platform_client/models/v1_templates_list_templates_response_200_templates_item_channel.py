@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class V1TemplatesListTemplatesResponse200TemplatesItemChannel(StrEnum):
+    EMAIL = "email"
+    PUSH = "push"
+    SMS = "sms"
+    WHATSAPP = "whatsapp"
+
+    def __str__(self) -> str:
+        return str(self.value)

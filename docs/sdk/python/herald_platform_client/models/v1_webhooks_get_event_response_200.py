@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.v1_webhooks_get_event_response_200_event import V1WebhooksGetEventResponse200Event
+
+
+
+
+
+T = TypeVar("T", bound="V1WebhooksGetEventResponse200")
+
+
+
+@_attrs_define
+class V1WebhooksGetEventResponse200:
+    """ 
+        Attributes:
+            event (V1WebhooksGetEventResponse200Event):
+            request_id (str):
+     """
+
+    event: V1WebhooksGetEventResponse200Event
+    request_id: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.v1_webhooks_get_event_response_200_event import V1WebhooksGetEventResponse200Event # noqa: PLC0415
+        event = self.event.to_dict()
+
+        request_id = self.request_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "Event": event,
+            "RequestId": request_id,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.v1_webhooks_get_event_response_200_event import V1WebhooksGetEventResponse200Event # noqa: PLC0415
+        d = dict(src_dict)
+        event = V1WebhooksGetEventResponse200Event.from_dict(d.pop("Event"))
+
+
+
+
+        request_id = d.pop("RequestId")
+
+        v1_webhooks_get_event_response_200 = cls(
+            event=event,
+            request_id=request_id,
+        )
+
+
+        v1_webhooks_get_event_response_200.additional_properties = d
+        return v1_webhooks_get_event_response_200
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

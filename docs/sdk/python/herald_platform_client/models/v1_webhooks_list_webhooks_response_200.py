@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.v1_webhooks_list_webhooks_response_200_webhooks_item import V1WebhooksListWebhooksResponse200WebhooksItem
+
+
+
+
+
+T = TypeVar("T", bound="V1WebhooksListWebhooksResponse200")
+
+
+
+@_attrs_define
+class V1WebhooksListWebhooksResponse200:
+    """ 
+        Attributes:
+            webhooks (list[V1WebhooksListWebhooksResponse200WebhooksItem]):
+            next_cursor (int | None | str):
+            has_more (bool):
+            request_id (str):
+     """
+
+    webhooks: list[V1WebhooksListWebhooksResponse200WebhooksItem]
+    next_cursor: int | None | str
+    has_more: bool
+    request_id: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.v1_webhooks_list_webhooks_response_200_webhooks_item import V1WebhooksListWebhooksResponse200WebhooksItem # noqa: PLC0415
+        webhooks = []
+        for webhooks_item_data in self.webhooks:
+            webhooks_item = webhooks_item_data.to_dict()
+            webhooks.append(webhooks_item)
+
+
+
+        next_cursor: int | None | str
+        next_cursor = self.next_cursor
+
+        has_more = self.has_more
+
+        request_id = self.request_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "Webhooks": webhooks,
+            "NextCursor": next_cursor,
+            "HasMore": has_more,
+            "RequestId": request_id,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.v1_webhooks_list_webhooks_response_200_webhooks_item import V1WebhooksListWebhooksResponse200WebhooksItem # noqa: PLC0415
+        d = dict(src_dict)
+        webhooks = []
+        _webhooks = d.pop("Webhooks")
+        for webhooks_item_data in (_webhooks):
+            webhooks_item = V1WebhooksListWebhooksResponse200WebhooksItem.from_dict(webhooks_item_data)
+
+
+
+            webhooks.append(webhooks_item)
+
+
+        def _parse_next_cursor(data: object) -> int | None | str:
+            if data is None:
+                return data
+            return cast(int | None | str, data)
+
+        next_cursor = _parse_next_cursor(d.pop("NextCursor"))
+
+
+        has_more = d.pop("HasMore")
+
+        request_id = d.pop("RequestId")
+
+        v1_webhooks_list_webhooks_response_200 = cls(
+            webhooks=webhooks,
+            next_cursor=next_cursor,
+            has_more=has_more,
+            request_id=request_id,
+        )
+
+
+        v1_webhooks_list_webhooks_response_200.additional_properties = d
+        return v1_webhooks_list_webhooks_response_200
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

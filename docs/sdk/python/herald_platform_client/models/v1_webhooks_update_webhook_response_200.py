@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.v1_webhooks_update_webhook_response_200_webhook import V1WebhooksUpdateWebhookResponse200Webhook
+
+
+
+
+
+T = TypeVar("T", bound="V1WebhooksUpdateWebhookResponse200")
+
+
+
+@_attrs_define
+class V1WebhooksUpdateWebhookResponse200:
+    """ 
+        Attributes:
+            webhook (V1WebhooksUpdateWebhookResponse200Webhook):
+            request_id (str):
+     """
+
+    webhook: V1WebhooksUpdateWebhookResponse200Webhook
+    request_id: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.v1_webhooks_update_webhook_response_200_webhook import V1WebhooksUpdateWebhookResponse200Webhook # noqa: PLC0415
+        webhook = self.webhook.to_dict()
+
+        request_id = self.request_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "Webhook": webhook,
+            "RequestId": request_id,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.v1_webhooks_update_webhook_response_200_webhook import V1WebhooksUpdateWebhookResponse200Webhook # noqa: PLC0415
+        d = dict(src_dict)
+        webhook = V1WebhooksUpdateWebhookResponse200Webhook.from_dict(d.pop("Webhook"))
+
+
+
+
+        request_id = d.pop("RequestId")
+
+        v1_webhooks_update_webhook_response_200 = cls(
+            webhook=webhook,
+            request_id=request_id,
+        )
+
+
+        v1_webhooks_update_webhook_response_200.additional_properties = d
+        return v1_webhooks_update_webhook_response_200
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
