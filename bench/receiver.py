@@ -1,5 +1,7 @@
 """The local SMTP server of the delivery benches (bench/chaos.py, bench/smtp_e2e.py): aiosmtpd in a
-process of its own, noting when each Message-ID (and Herald message id) arrived, every time."""
+process of its own, noting when each Message-ID (and Herald message id) arrived, every time. A
+recipient whose local part starts with REFUSED_PREFIX is refused at RCPT with a 5xx, as a mailbox that
+does not exist: Herald's hand-off reads that as a hard bounce (docs/bounces.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import time
 
 from bench.stage import free_port
 
+REFUSED_PREFIX = "refused"
+
 
 class _Arrivals:
     """The aiosmtpd handler in the receiver's process: each message's Message-ID, Herald id and
@@ -15,6 +19,12 @@ class _Arrivals:
 
     def __init__(self, queue) -> None:
         self.queue = queue
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.lower().startswith(REFUSED_PREFIX):
+            return "550 5.1.1 mailbox unavailable"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         from email.parser import BytesHeaderParser
