@@ -1,5 +1,6 @@
 """The local SMTP server of the delivery benches (bench/chaos.py, bench/smtp_e2e.py): aiosmtpd in a
-process of its own, noting when each Message-ID (and Herald message id) arrived, every time. A
+process of its own, noting when each Message-ID (and Herald message id) arrived, every time, and
+its envelope sender (Herald's VERP return path, docs/bounces.md: where a bounce goes). A
 recipient whose local part starts with REFUSED_PREFIX is refused at RCPT with a 5xx, as a mailbox that
 does not exist: Herald's hand-off reads that as a hard bounce (docs/bounces.md)."""
 
@@ -30,7 +31,8 @@ class _Arrivals:
         from email.parser import BytesHeaderParser
 
         headers = BytesHeaderParser().parsebytes(envelope.original_content or envelope.content)
-        self.queue.put((headers.get("Message-ID", ""), headers.get("X-Herald-Message-Id", ""), time.monotonic()))
+        self.queue.put((headers.get("Message-ID", ""), headers.get("X-Herald-Message-Id", ""), time.monotonic(),
+                        envelope.mail_from or ""))
         return "250 OK queued"
 
 
@@ -97,6 +99,7 @@ class Receiver(ArrivalProcess):
     def __init__(self) -> None:
         self.arrivals: dict[str, list[float]] = {}
         self.herald_ids: dict[str, str] = {}
+        self.return_paths: dict[str, str] = {}  # by Herald message id
         self.port = free_port()
         super().__init__(_serve_smtp, self.port)
 
@@ -113,9 +116,15 @@ class Receiver(ArrivalProcess):
                 time.sleep(0.05)
         raise RuntimeError("the SMTP receiver did not start")
 
-    def _note(self, message_id: str, herald_id: str, at: float) -> None:
+    def _note(self, message_id: str, herald_id: str, at: float, return_path: str) -> None:
         self.arrivals.setdefault(message_id, []).append(at)
         self.herald_ids[message_id] = herald_id
+        self.return_paths[herald_id] = return_path
+
+    def return_path(self, herald_id: str) -> str | None:
+        """The envelope sender the message ``herald_id`` arrived with, once it has."""
+        with self._lock:
+            return self.return_paths.get(herald_id)
 
     def count(self) -> int:
         return len(self.arrivals)
