@@ -673,10 +673,10 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
                 slowest[f"{fault}@{at - start:.0f}s"] = f"{channel_of_id[last]} {last}"
     result = {
         "messages": args.messages, "rate": args.rate, "worker_processes": args.processes, "channels": by_channel,
-        "accepted": len(ids) + len(refused_ids), "received": len(received), "lost": len(lost),
+        "accepted": len(accepted), "received": len(received), "lost": len(lost),
         "refused_at_rcpt": refused_outcome, "returned_by_dsn": returned_outcome,
         "other_messages_bounced": wrongly_bounced,
-        "duplicate_deliveries": extra, "duplicate_ratio": round(extra / max(1, len(ids)), 5),
+        "duplicate_deliveries": extra, "duplicate_ratio": round(extra / max(1, len(accepted)), 5),
         "unexplained_duplicates": unexplained, "statuses": statuses,
         "faults": [(round(at - start, 1), fault) for at, fault in fault_log],
         "settled_seconds_after_last_fault_or_accept": round(settle, 1) if settle is not None else None,
@@ -714,7 +714,7 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
     if recovery and max(recovery.values()) > SETTLE_SECONDS:
         problems.append(f"messages accepted before a fault arrived more than {SETTLE_SECONDS:.0f}s after it: "
                         f"{recovery}")
-    if extra > MAX_DUPLICATE_RATIO * len(ids) or unexplained:
+    if extra > MAX_DUPLICATE_RATIO * len(accepted) or unexplained:  # of every accepted message, as before bounces
         problems.append(f"{extra} duplicate deliveries, unexplained: {unexplained}")
     for name, group in (("refused", refused_outcome), ("returned", returned_outcome)):
         if group["not_bounced"] or group["suppressed"] < group["accepted"]:
