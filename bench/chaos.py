@@ -11,21 +11,30 @@ message has its own). The ``relay`` account has its own e-mail provider, Resend,
 providers API (``PUT /v1/providers/email/resend``) towards a local server speaking Resend's API
 (bench/relay_receiver.py), which counts each message once per Idempotency-Key and posts its signed
 ``email.delivered`` event back to the account's callback during the chaos: those messages must
-end ``delivered``, moved by the events. Meanwhile: --kills SIGKILLs of a worker
-process (one Dramatiq worker process; its `dramatiq` parent then stops the others and exits, as
-in production), one Redis restart and one platform HTTP restart.
+end ``delivered``, moved by the events. Bounces: one e-mail in --bounce-every (50: 2 %) goes to a
+recipient the receiver refuses at RCPT with a 5xx (a hard bounce at hand-off), and another one in
+--bounce-every is accepted, then, once ``sent``, gets a DSN (``Action: failed``, ``5.1.1``) sent to
+the VERP return path it arrived with, through a running ``herald smtpd`` (a role like the others):
+both must end ``bounced``, their addresses suppressed. Meanwhile:
+--kills SIGKILLs of a worker process (one Dramatiq worker process; its `dramatiq` parent then stops
+the others and exits, as in production), one Redis restart, one platform HTTP restart and one
+PostgreSQL restart (fast shutdown, start again on the same data and port).
 
 The roles run as `herald up` runs them: separate processes (platform HTTP, scheduler, workers)
 under herald.supervisor, which restarts each after a crash; the killed worker is restarted by
 the same guard that stops a start-up crash loop (it had run longer than STARTUP_SECONDS).
-PostgreSQL is DATABASE_URL (else an embedded one); Redis is always its own embedded one here,
-since it is restarted (append-only file, so a restart loses nothing).
+PostgreSQL and Redis are always chaos's own embedded servers here (DATABASE_URL and REDIS_URL are
+not used), since both are restarted: a shared server is not chaos's to restart. Redis keeps an
+append-only file, so a restart loses nothing; PostgreSQL's fast shutdown ends every connection and
+checkpoints, so every role must reconnect.
 
-Prints accepted, received, lost, duplicates (each with whether a worker kill followed its first
-receipt within CRASH_WINDOW_SECONDS: the documented crash window), and the time from the last
+Prints accepted, received, lost (a refused e-mail is not counted as lost: it is checked apart),
+duplicates (each with whether a worker kill or the PostgreSQL restart followed its first receipt
+within CRASH_WINDOW_SECONDS: the documented crash window), and the time from the last
 fault (or the last accept, when later) to every message final (``sent``, or ``delivered`` for the
 relay's). Exits non-zero when anything is lost, a message is not final, duplicates exceed 0.1 % or
-one is unexplained, or settling took longer than SETTLE_SECONDS. A relayed message that stays
+one is unexplained, a refused or returned e-mail is not ``bounced`` or its address not suppressed (or
+another message ``bounced``), or settling took longer than SETTLE_SECONDS. A relayed message that stays
 ``sent`` because its event came before Herald had recorded the relay's id (the event is then kept
 as unmatched) is explained only when a worker kill followed the message's first call within the
 crash window; any other fails the run.
@@ -39,6 +48,8 @@ import json
 import os
 import secrets
 import signal
+import smtplib
+import socket
 import subprocess
 import sys
 import tempfile
@@ -50,10 +61,10 @@ import asyncpg
 import httpx
 import psutil
 
-from herald.roles import scheduler_argv, serve_argv, worker_argv
+from herald.roles import scheduler_argv, serve_argv, smtpd_argv, worker_argv
 from kit.settings import load_settings, replace_database
 from bench.http_receiver import HttpReceiver, provider_env
-from bench.receiver import Receiver
+from bench.receiver import REFUSED_PREFIX, Receiver
 from bench.relay_receiver import RelayReceiver, webhook_secret
 from bench.stage import free_port
 from herald.supervisor import Child, Supervisor
@@ -65,6 +76,8 @@ SETTLE_SECONDS = 30.0
 CRASH_WINDOW_SECONDS = 15.0
 MAX_DUPLICATE_RATIO = 0.001
 IN_FLIGHT = 32
+BOUNCE_EVERY = 50  # one e-mail in 50 (2 %) refused at RCPT, another one in 50 answered by a DSN
+REFUSED, RETURNED = REFUSED_PREFIX, "returned"  # the e-mails that must end `bounced`, by how
 
 
 def say(text: str) -> None:
@@ -93,6 +106,30 @@ def _database_url(tmp: Path, children: list) -> str:
     return server.url
 
 
+class PostgresRole:
+    """Chaos's own embedded PostgreSQL, which it restarts: SIGINT is PostgreSQL's fast shutdown
+    (every session ended, a checkpoint written), then a start on the same data directory and port."""
+
+    def __init__(self, tmp: Path):
+        from herald.embedded import EmbeddedPostgres
+
+        self.server = EmbeddedPostgres(tmp / "pg", free_port())
+        self.server.prepare()
+        self.url = self.server.url
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        command = self.server.command()
+        self.process = subprocess.Popen(command.argv, user=command.user, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
+        self.server.wait_ready()
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(60)
+
+
 class RedisRole:
     def __init__(self, tmp: Path):
         from herald.embedded import EmbeddedRedis
@@ -119,18 +156,29 @@ SCOPES = {"email": "email:send,email:read", "sms": "sms:send", "push": "push:sen
 RELAY_SCOPES = "email:send,email:read,providers:manage"
 
 
-def recipient(channel: str, index: int) -> str:
+def bounce_of(index: int, channels: tuple[str, ...], every: int = BOUNCE_EVERY) -> str | None:
+    """How message ``index`` is to bounce, if it is one of those e-mails: REFUSED (one in ``every``:
+    its recipient is refused at RCPT, a hard bounce at hand-off) or RETURNED (another one in ``every``:
+    accepted, then a DSN comes back to its return path)."""
+    if every < 2 or channels[index % len(channels)] != "email":
+        return None
+    turn = (index // len(channels)) % every
+    return REFUSED if turn == 0 else RETURNED if turn == every // 2 else None
+
+
+def recipient(channel: str, index: int, bounce: str | None = None) -> str:
     """Message ``index``'s own recipient: a provider call names it, so each call is counted against
-    its message (US numbers of the 415 and 628 areas with a valid exchange, 2xx)."""
+    its message (US numbers of the 415 and 628 areas with a valid exchange, 2xx); ``bounce``
+    (:func:`bounce_of`) names the e-mail's local part."""
     if channel in ("email", RELAY):
-        return f"{'r' if channel == RELAY else 'u'}{index}@example.com"
+        return f"{bounce or ('r' if channel == RELAY else 'u')}{index}@example.com"
     if channel == "push":
         return f"chaos-device-{index}"
     return f"+1{415 if channel == 'sms' else 628}{2_000_000 + index}"
 
 
-def request_of(channel: str, index: int, sender: str) -> tuple[str, dict]:
-    to, key = recipient(channel, index), f"chaos-{index}"
+def request_of(channel: str, index: int, sender: str, bounce: str | None = None) -> tuple[str, dict]:
+    to, key = recipient(channel, index, bounce), f"chaos-{index}"
     if channel in ("email", RELAY):
         return "/v1/emails/send", {"Source": f"Chaos <chaos@{sender}>", "Destination": {"ToAddresses": [to]},
                                    "Message": {"Subject": {"Data": f"chaos {index}"}, "Body": {"Text": {"Data": "hello"}}},
@@ -142,7 +190,8 @@ def request_of(channel: str, index: int, sender: str) -> tuple[str, dict]:
 
 
 async def _send_all(url: str, senders: dict[str, tuple[str, str]], count: int, rate: float, accepted: dict,
-                    channels: tuple[str, ...] = ("email",)) -> None:
+                    channels: tuple[str, ...] = ("email",), bounce_every: int = 0,
+                    returned: dict[str, str] | None = None) -> None:
     """Open loop at ``rate``, each channel with its account's (key, sender domain) from ``senders``;
     a request that fails (platform restarting) is retried with the same
     IdempotencyKey, as a client would, so a retried accept is never a second message. At most
@@ -158,12 +207,14 @@ async def _send_all(url: str, senders: dict[str, tuple[str, str]], count: int, r
         async def _send_one(client, index: int) -> None:
             channel = channels[index % len(channels)]
             key, sender = senders[channel]
-            path, body = request_of(channel, index, sender)
+            path, body = request_of(channel, index, sender, bounce_of(index, channels, bounce_every))
             for _attempt in range(120):
                 try:
                     response = await client.post(path, json=body, headers={"Authorization": f"Bearer {key}"})
                     if response.status_code == 202:
                         accepted[index] = (response.json()["MessageId"], time.monotonic())
+                        if returned is not None and bounce_of(index, channels, bounce_every) == RETURNED:
+                            returned[accepted[index][0]] = recipient(channel, index, RETURNED)
                         return
                     if response.status_code < 500 and response.status_code != 429:
                         raise RuntimeError(f"send {index}: {response.status_code} {response.text}")
@@ -195,7 +246,8 @@ def _worker_pids(child: Child) -> list[int]:
 
 
 async def _faults(plan: list[tuple[float, str]], start: float, supervisor: Supervisor, worker: Child,
-                  platform: Child, redis_role: RedisRole, log: list[tuple[float, str]]) -> None:
+                  platform: Child, redis_role: RedisRole, postgres: PostgresRole,
+                  log: list[tuple[float, str]]) -> None:
     for at, fault in plan:
         await asyncio.sleep(max(0.0, start + at - time.monotonic()))
         if fault == "kill":
@@ -214,6 +266,10 @@ async def _faults(plan: list[tuple[float, str]], start: float, supervisor: Super
             await asyncio.to_thread(redis_role.start)
         elif fault == "platform":
             platform.process.send_signal(signal.SIGKILL)
+        elif fault == "postgres":
+            await asyncio.to_thread(postgres.stop)  # waits for the postmaster's exit
+            await asyncio.sleep(2)
+            await asyncio.to_thread(postgres.start)  # until it accepts connections
         log.append((time.monotonic(), fault))
         say(f"fault: {fault} at {time.monotonic() - start:.0f}s")
 
@@ -234,10 +290,11 @@ async def _statuses(database_url: str, tenant: str | None = None) -> dict[str, i
 
 
 def _plan(duration: float, kills: int) -> list[tuple[float, str]]:
-    """Kills spread over the sending; the Redis and platform restarts between them."""
-    step = duration / (kills + 3)
+    """Kills spread over the sending; the Redis, platform and PostgreSQL restarts between them."""
+    step = duration / (kills + 4)
     plan = [(step * (i + 1), "kill") for i in range(kills)]
-    plan += [(step * (kills + 1) - step / 2, "redis"), (step * (kills + 2) - step / 2, "platform")]
+    plan += [(step * (kills + 1) - step / 2, "redis"), (step * (kills + 2) - step / 2, "platform"),
+             (step * (kills + 3) - step / 2, "postgres")]
     return sorted(plan)
 
 
@@ -245,11 +302,16 @@ class LiveStack:
     """Herald's roles as separate processes under herald.supervisor, on its own Redis and
     platform database, with a verified sender domain, a live key (``scopes``) and the platform's
     e-mail provider set to SMTP towards a local aiosmtpd :class:`Receiver` (also used by
-    bench/smtp_e2e.py and, with the other channels' providers in ``env``, bench/providers_e2e.py)."""
+    bench/smtp_e2e.py and, with the other channels' providers in ``env``, bench/providers_e2e.py).
+    ``own_postgres``: an embedded PostgreSQL of its own (:class:`PostgresRole`, which chaos
+    restarts) whatever DATABASE_URL says; ``smtpd``: ``herald smtpd`` as a role too, receiving on
+    ``smtpd_port`` (returns go to the platform)."""
 
     def __init__(self, processes: int, threads: int, *, scopes: str = "email:send,email:read",
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, own_postgres: bool = False, smtpd: bool = False):
         self.processes, self.threads = processes, threads
+        self.own_postgres, self.postgres = own_postgres, None
+        self.smtpd, self.smtpd_port = smtpd, None
         self.scopes, self.extra_env = scopes, env or {}
         self.supervisor = Supervisor()
         self.children: list[subprocess.Popen] = []
@@ -261,7 +323,11 @@ class LiveStack:
         from tests.fixtures.provider_servers import DnsServer
 
         self.tmp = Path(tempfile.mkdtemp(prefix="herald-chaos-"))
-        database_url = _database_url(self.tmp, self.children)
+        if self.own_postgres:
+            self.postgres = PostgresRole(self.tmp)
+            database_url = self.postgres.url
+        else:
+            database_url = _database_url(self.tmp, self.children)
         self.redis = RedisRole(self.tmp)
         self.receiver = Receiver()
         self.receiver.start()
@@ -291,6 +357,11 @@ class LiveStack:
         self.worker = supervisor.add(Child("worker", worker_argv(self.processes, self.threads),
                                            {**env, **settings.worker_env()}, log=self.logs / "worker.log"))
         supervisor.add(Child("scheduler", scheduler_argv(), env, log=self.logs / "scheduler.log"))
+        if self.smtpd:
+            self.smtpd_port = free_port()
+            supervisor.add(Child("smtpd", smtpd_argv(), {**env, "SMTP_RECEIVE_PORT": str(self.smtpd_port),
+                                                         "SMTP_SUBMISSION_PORT": str(free_port()), "SMTP_TLS_PORT": "0"},
+                                 log=self.logs / "smtpd.log"))
         for _wait in range(600):
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
@@ -298,6 +369,12 @@ class LiveStack:
             except httpx.HTTPError:
                 pass
             await asyncio.sleep(0.2)
+        for _wait in range(300 if self.smtpd else 0):
+            try:
+                socket.create_connection(("127.0.0.1", self.smtpd_port), timeout=1).close()
+                break
+            except OSError:
+                await asyncio.sleep(0.2)
         self.watcher = threading.Thread(target=supervisor.watch, daemon=True)
         self.watcher.start()
         return self
@@ -330,6 +407,8 @@ class LiveStack:
         for child in self.children:
             child.send_signal(signal.SIGINT)
             child.wait(30)
+        if self.postgres is not None:
+            self.postgres.stop()
 
     async def statuses(self, tenant: str | None = None) -> dict[str, int]:
         return await _statuses(self.env["PLATFORM_DATABASE_URL"], tenant)
@@ -348,7 +427,8 @@ async def run(args) -> int:
     env = {**provider_env(providers.url), "WEBHOOKS_ALLOW_LOOPBACK": "1"}
     scopes = ",".join(SCOPES[channel] for channel in channels if channel != RELAY) or SCOPES["email"]
     try:
-        async with LiveStack(args.processes, args.threads, env=env, scopes=scopes) as stack:
+        async with LiveStack(args.processes, args.threads, env=env, scopes=scopes, own_postgres=True,
+                             smtpd=args.bounce_every >= 2 and "email" in channels) as stack:
             if RELAY in channels:
                 relay = await Relay.set_up(stack)
             return await _chaos(args, stack, channels, providers, relay)
@@ -401,11 +481,15 @@ def arrivals_by_message(accepted: dict[int, tuple[str, float]], channels: tuple[
     return {herald_id: sorted(times) for herald_id, times in found.items()}
 
 
-async def _final(stack: LiveStack, accepted: dict, relay: Relay | None, relay_ids: set[str]) -> bool:
-    """Every accepted message final (``sent``, ``delivered``, ``failed``) and, with a relay, every
-    relayed message ``delivered`` or its event's last outcome known (the relay gave up on it)."""
+async def _final(stack: LiveStack, accepted: dict, relay: Relay | None, relay_ids: set[str],
+                 bounces: int = 0) -> bool:
+    """Every accepted message final (``sent``, ``delivered``, ``failed``, ``bounced``) and, with a relay, every
+    relayed message ``delivered`` or its event's last outcome known (the relay gave up on it), and
+    at least ``bounces`` messages ``bounced`` (a returned e-mail is ``sent`` until its DSN is read)."""
     statuses = await stack.statuses()
-    if not set(statuses) <= {"sent", "delivered", "failed"} or sum(statuses.values()) < len(accepted):
+    if not set(statuses) <= {"sent", "delivered", "failed", "bounced"} or sum(statuses.values()) < len(accepted):
+        return False
+    if statuses.get("bounced", 0) < bounces:
         return False
     if relay is None:
         return True
@@ -424,6 +508,84 @@ async def _not_delivered(stack: LiveStack, tenant: str) -> dict[str, str]:
     return {row["public_id"]: row["status"] for row in rows}
 
 
+def dsn(final_recipient: str) -> bytes:
+    """A remote server's DSN for ``final_recipient``: failed for good, 5.1.1 (RFC 3464)."""
+    return f"""From: MAILER-DAEMON@mx.example.net
+To: postmaster
+Subject: Delivery Status Notification (Failure)
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="chaos-dsn"
+
+--chaos-dsn
+Content-Type: text/plain
+
+Your message could not be delivered.
+--chaos-dsn
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.example.net
+
+Final-Recipient: rfc822; {final_recipient}
+Action: failed
+Status: 5.1.1
+Diagnostic-Code: smtp; 550 5.1.1 mailbox unavailable
+
+--chaos-dsn--
+""".replace("\n", "\r\n").encode()
+
+
+def _send_dsn(port: int, return_path: str, message: bytes) -> bool:
+    """One DSN to ``herald smtpd`` with the null sender, as a remote server sends it; False when it
+    was not taken (smtpd down, or 451 while the platform does not answer): try again later."""
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            client.sendmail("", [return_path], message)
+        return True
+    except (smtplib.SMTPException, OSError):
+        return False
+
+
+async def _return_dsns(stack: LiveStack, returned: dict[str, str], done: set[str], stop: asyncio.Event) -> None:
+    """For each e-mail of ``returned`` (Herald id: recipient) once it is ``sent`` and has arrived, a
+    DSN to the return path it arrived with, until taken (into ``done``) or ``stop``: as a remote
+    server retries, through every fault."""
+    while not stop.is_set():  # ``returned`` grows while the sending goes on
+        pending = [mid for mid in list(returned) if mid not in done]
+        try:
+            connection = await asyncpg.connect(
+                stack.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1), timeout=5)
+            try:
+                rows = await connection.fetch("SELECT public_id FROM messages WHERE public_id = ANY($1::text[]) "
+                                              "AND status = 'sent'", pending)
+            finally:
+                await connection.close()
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncio.TimeoutError):
+            rows = []  # PostgreSQL restarting: next round
+        for row in rows:
+            mid = row["public_id"]
+            return_path = stack.receiver.return_path(mid)
+            if return_path and await asyncio.to_thread(_send_dsn, stack.smtpd_port, return_path, dsn(returned[mid])):
+                done.add(mid)
+        try:
+            await asyncio.wait_for(stop.wait(), 0.5)
+        except asyncio.TimeoutError:
+            pass
+
+
+async def _bounced(stack: LiveStack, ids: set[str]) -> dict[str, tuple[str, bool]]:
+    """The refused or returned e-mails ``ids``: each one's status and whether its account suppressed its
+    recipient for a bounce naming it."""
+    connection = await asyncpg.connect(stack.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1))
+    try:
+        rows = await connection.fetch(
+            "SELECT m.public_id, m.status, EXISTS (SELECT 1 FROM suppressions s WHERE s.tenant_id = m.tenant_id "
+            "AND s.channel = 'email' AND s.address = lower(m.recipient) AND s.reason = 'bounce' "
+            "AND s.message_id = m.id) AS suppressed FROM messages m WHERE m.public_id = ANY($1::text[])", list(ids))
+    finally:
+        await connection.close()
+    return {row["public_id"]: (row["status"], row["suppressed"]) for row in rows}
+
+
 async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: HttpReceiver,
                  relay: Relay | None = None) -> int:
     receiver, logs, supervisor = stack.receiver, stack.logs, stack.supervisor
@@ -438,27 +600,54 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
     senders = {channel: (stack.key, stack.domain) for channel in channels if channel != RELAY}
     if relay is not None:
         senders[RELAY] = (relay.key, relay.domain)
-    await asyncio.gather(_send_all(stack.url, senders, args.messages, args.rate, accepted, channels),
-                         _faults(plan, start, supervisor, stack.worker, stack.platform, stack.redis, fault_log))
+    # The returned e-mails get their DSNs as they go out, through the faults, until every one is final.
+    returned: dict[str, str] = {}
+    dsns_taken: set[str] = set()
+    stop_dsns = asyncio.Event()
+    dsns = asyncio.create_task(_return_dsns(stack, returned, dsns_taken, stop_dsns)) if stack.smtpd else None
+    expected_returned = sum(1 for index in range(args.messages) if bounce_of(index, channels, args.bounce_every) == RETURNED)
+    await asyncio.gather(_send_all(stack.url, senders, args.messages, args.rate, accepted, channels, args.bounce_every,
+                                   returned),
+                         _faults(plan, start, supervisor, stack.worker, stack.platform, stack.redis, stack.postgres,
+                                 fault_log))
     last_accept = max(at for _id, at in accepted.values())
     last_fault = max(at for at, _f in fault_log)
     reference = max(last_accept, last_fault)
     deadline = reference + args.timeout
     relay_ids = {mid for index, (mid, _at) in accepted.items() if channels[index % len(channels)] == RELAY}
+    # A refused e-mail never arrives: it is checked apart (``bounced``, its address suppressed), and
+    # everything else is counted as before; a returned one arrives, then its DSN makes it ``bounced``.
+    refused_ids = {mid for index, (mid, _at) in accepted.items() if bounce_of(index, channels, args.bounce_every) == REFUSED}
     final_at = None
     while time.monotonic() < deadline:
-        if await _final(stack, accepted, relay, relay_ids):
+        if await _final(stack, accepted, relay, relay_ids, len(refused_ids) + len(returned)):
             final_at = time.monotonic()
             break
         await asyncio.sleep(0.5)
+    stop_dsns.set()
+    if dsns is not None:
+        await dsns
     statuses = await stack.statuses()
     await asyncio.sleep(2)  # a late duplicate still arriving would show here
 
-    ids = {message_id for message_id, _at in accepted.values()}
+    ids = {message_id for message_id, _at in accepted.values()} - refused_ids
     arrivals = arrivals_by_message(accepted, channels, receiver, providers, relay)
     received = set(arrivals) & ids
     lost = sorted(ids - received)
-    kills = [at for at, fault in fault_log if fault == "kill"]
+    bounces = await _bounced(stack, refused_ids | set(returned))
+
+    def outcome(group: set[str]) -> dict:
+        not_bounced = {mid: bounces.get(mid, ("missing",))[0] for mid in group if bounces.get(mid, ("",))[0] != "bounced"}
+        suppressed = sum(1 for mid in group if bounces.get(mid, ("", False))[1])
+        return {"accepted": len(group), "bounced": len(group) - len(not_bounced), "suppressed": suppressed,
+                "not_bounced": not_bounced}
+
+    refused_outcome, returned_outcome = outcome(refused_ids), outcome(set(returned))
+    returned_outcome["dsns_taken_by_smtpd"] = len(dsns_taken)
+    wrongly_bounced = statuses.get("bounced", 0) - refused_outcome["bounced"] - returned_outcome["bounced"]
+    # A worker kill, or PostgreSQL going away, after a provider took a message and before `sent` was
+    # recorded: the message is delivered again (at least once); either explains a duplicate.
+    kills = [at for at, fault in fault_log if fault in ("kill", "postgres")]
     duplicates = {herald_id: times for herald_id, times in arrivals.items() if len(times) > 1}
     unexplained = [herald_id for herald_id, times in duplicates.items()
                    if not any(0 <= kill - times[0] <= CRASH_WINDOW_SECONDS for kill in kills)]
@@ -466,7 +655,7 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
     settle = (final_at - reference) if final_at else None
     first_arrival = {herald_id: times[0] for herald_id, times in arrivals.items()}
     channel_of_id = {herald_id: channels[index % len(channels)] for index, (herald_id, _at) in accepted.items()}
-    by_channel = {channel: {"accepted": sum(1 for c in channel_of_id.values() if c == channel),
+    by_channel = {channel: {"accepted": sum(1 for i, c in channel_of_id.items() if c == channel and i in ids),
                             "received": sum(1 for i in received if channel_of_id[i] == channel),
                             "duplicate_deliveries": sum(len(t) - 1 for i, t in duplicates.items()
                                                         if channel_of_id.get(i) == channel)}
@@ -475,7 +664,8 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
     # after the last fault, so "all final" alone would time the load, not the recovery).
     recovery, slowest = {}, {}
     for at, fault in fault_log:
-        before = [(first_arrival.get(mid), mid) for mid, accepted_at in accepted.values() if accepted_at < at]
+        before = [(first_arrival.get(mid), mid) for mid, accepted_at in accepted.values()
+                  if accepted_at < at and mid in ids]
         if before and all(arrived is not None for arrived, _mid in before):
             arrived, last = max(before)
             recovery[f"{fault}@{at - start:.0f}s"] = round(max(0.0, arrived - at), 1)
@@ -483,8 +673,10 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
                 slowest[f"{fault}@{at - start:.0f}s"] = f"{channel_of_id[last]} {last}"
     result = {
         "messages": args.messages, "rate": args.rate, "worker_processes": args.processes, "channels": by_channel,
-        "accepted": len(ids), "received": len(received), "lost": len(lost),
-        "duplicate_deliveries": extra, "duplicate_ratio": round(extra / max(1, len(ids)), 5),
+        "accepted": len(accepted), "received": len(received), "lost": len(lost),
+        "refused_at_rcpt": refused_outcome, "returned_by_dsn": returned_outcome,
+        "other_messages_bounced": wrongly_bounced,
+        "duplicate_deliveries": extra, "duplicate_ratio": round(extra / max(1, len(accepted)), 5),
         "unexplained_duplicates": unexplained, "statuses": statuses,
         "faults": [(round(at - start, 1), fault) for at, fault in fault_log],
         "settled_seconds_after_last_fault_or_accept": round(settle, 1) if settle is not None else None,
@@ -522,13 +714,21 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
     if recovery and max(recovery.values()) > SETTLE_SECONDS:
         problems.append(f"messages accepted before a fault arrived more than {SETTLE_SECONDS:.0f}s after it: "
                         f"{recovery}")
-    if extra > MAX_DUPLICATE_RATIO * len(ids) or unexplained:
+    if extra > MAX_DUPLICATE_RATIO * len(accepted) or unexplained:  # of every accepted message, as before bounces
         problems.append(f"{extra} duplicate deliveries, unexplained: {unexplained}")
+    for name, group in (("refused", refused_outcome), ("returned", returned_outcome)):
+        if group["not_bounced"] or group["suppressed"] < group["accepted"]:
+            problems.append(f"{name} e-mails: {len(group['not_bounced'])} not bounced ({group['not_bounced']}), "
+                            f"{group['accepted'] - group['suppressed']} not suppressed")
+    if wrongly_bounced:
+        problems.append(f"{wrongly_bounced} other messages bounced")
+    if len(returned) != expected_returned:
+        problems.append(f"{expected_returned - len(returned)} returned e-mails not followed")
     if statuses.get("failed"):
         problems.append(f"{statuses['failed']} failed")
     if stuck:
         problems.append(f"{len(stuck)} relayed messages not delivered by their events (e.g. {stuck[:5]})")
-    say("PASS: nothing lost, duplicates within the crash window" if not problems else "FAIL: " + "; ".join(problems))
+    say("PASS: nothing lost, duplicates within the crash window, refused and returned e-mails bounced" if not problems else "FAIL: " + "; ".join(problems))
     return 1 if problems else 0
 
 
@@ -542,6 +742,8 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--timeout", type=float, default=300.0, help="longest wait for the last messages")
+    parser.add_argument("--bounce-every", type=int, default=BOUNCE_EVERY,
+                        help="one e-mail in this many refused at RCPT, another answered by a DSN (0: none)")
     return asyncio.run(run(parser.parse_args()))
 
 

@@ -1,5 +1,8 @@
 """The local SMTP server of the delivery benches (bench/chaos.py, bench/smtp_e2e.py): aiosmtpd in a
-process of its own, noting when each Message-ID (and Herald message id) arrived, every time."""
+process of its own, noting when each Message-ID (and Herald message id) arrived, every time, and
+its envelope sender (Herald's VERP return path, docs/bounces.md: where a bounce goes). A
+recipient whose local part starts with REFUSED_PREFIX is refused at RCPT with a 5xx, as a mailbox that
+does not exist: Herald's hand-off reads that as a hard bounce (docs/bounces.md)."""
 
 from __future__ import annotations
 
@@ -7,6 +10,8 @@ import threading
 import time
 
 from bench.stage import free_port
+
+REFUSED_PREFIX = "refused"
 
 
 class _Arrivals:
@@ -16,11 +21,18 @@ class _Arrivals:
     def __init__(self, queue) -> None:
         self.queue = queue
 
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.lower().startswith(REFUSED_PREFIX):
+            return "550 5.1.1 mailbox unavailable"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server, session, envelope):
         from email.parser import BytesHeaderParser
 
         headers = BytesHeaderParser().parsebytes(envelope.original_content or envelope.content)
-        self.queue.put((headers.get("Message-ID", ""), headers.get("X-Herald-Message-Id", ""), time.monotonic()))
+        self.queue.put((headers.get("Message-ID", ""), headers.get("X-Herald-Message-Id", ""), time.monotonic(),
+                        envelope.mail_from or ""))
         return "250 OK queued"
 
 
@@ -87,6 +99,7 @@ class Receiver(ArrivalProcess):
     def __init__(self) -> None:
         self.arrivals: dict[str, list[float]] = {}
         self.herald_ids: dict[str, str] = {}
+        self.return_paths: dict[str, str] = {}  # by Herald message id
         self.port = free_port()
         super().__init__(_serve_smtp, self.port)
 
@@ -103,9 +116,15 @@ class Receiver(ArrivalProcess):
                 time.sleep(0.05)
         raise RuntimeError("the SMTP receiver did not start")
 
-    def _note(self, message_id: str, herald_id: str, at: float) -> None:
+    def _note(self, message_id: str, herald_id: str, at: float, return_path: str) -> None:
         self.arrivals.setdefault(message_id, []).append(at)
         self.herald_ids[message_id] = herald_id
+        self.return_paths[herald_id] = return_path
+
+    def return_path(self, herald_id: str) -> str | None:
+        """The envelope sender the message ``herald_id`` arrived with, once it has."""
+        with self._lock:
+            return self.return_paths.get(herald_id)
 
     def count(self) -> int:
         return len(self.arrivals)

@@ -93,7 +93,13 @@ class OutboxRelay:
                 if pubsub is None:
                     pubsub = self.redis.pubsub()
                     await pubsub.subscribe(wake_channel(self.system))
-                await self.drain()
+                # Each round in a task of its own: Tortoise's pooled transaction sets this task's
+                # connection (a context variable) before BEGIN and never resets it when BEGIN fails
+                # (PostgreSQL restarting: TransactionContextPooled.__aenter__), so every later
+                # round of this long-lived task would see that dead transaction as its connection
+                # ("connection has been released back to the pool") until the process restarts.
+                # A round's task takes a copy of the context, and the broken one ends with it.
+                await asyncio.create_task(self.drain(), name=f"outbox-relay-{self.system}-round")
                 # Any message (a nudge) or the timeout (a sweep) leads to the next drain.
                 await pubsub.get_message(ignore_subscribe_messages=True, timeout=SWEEP_SECONDS)
                 while await pubsub.get_message(ignore_subscribe_messages=True, timeout=0):
