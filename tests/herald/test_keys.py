@@ -130,6 +130,7 @@ def _run(stack: Stack, secret_key: str, *argv: str) -> tuple[int, dict, str]:
     return result.returncode, json.loads(result.stdout), result.stderr
 
 
+@pytest.mark.slow  # five databases and each command as a process of its own
 async def test_a_stack_rotates_its_key(services, tmp_path):
     email = "ada@example.com"
     async with Stack(services, tmp_path, systems=SYSTEMS) as stack:
