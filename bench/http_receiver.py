@@ -62,8 +62,30 @@ def recipient_of(channel: str, body: bytes) -> str:
         return ""
 
 
+def serve_quietly(answer, ready) -> None:
+    """Serves ``answer`` (a request -> Answer function) on a free port for the life of the process,
+    putting its URL on ``ready``: no list of requests kept (a burst would only fill memory), and a
+    client killed mid-call (the chaos run's worker kills) is not reported as an error."""
+    from tests.fixtures.provider_servers import HttpRecorder
+
+    class Quiet(HttpRecorder):
+        def answer(self, request):
+            return self.default(request)
+
+    server = Quiet(answer)
+    report = server.server.handle_error
+
+    def handle_error(request, address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionResetError):
+            report(request, address)
+
+    server.server.handle_error = handle_error
+    ready.put(server.url)
+    threading.Event().wait()  # until the bench terminates this process
+
+
 def _serve(ready, queue) -> None:
-    from tests.fixtures.provider_servers import Answer, HttpRecorder
+    from tests.fixtures.provider_servers import Answer
 
     def answer(request) -> Answer:
         channel = channel_of(request.path)
@@ -79,20 +101,7 @@ def _serve(ready, queue) -> None:
             return Answer(200, {"messages": [{"id": f"wamid.{secrets.token_hex(12)}"}]})
         return Answer(404, {"error": "unknown path"})
 
-    class Quiet(HttpRecorder):
-        def answer(self, request):  # keeps no list of requests: a burst would only fill memory
-            return self.default(request)
-
-    server = Quiet(answer)
-    report = server.server.handle_error
-
-    def handle_error(request, address) -> None:  # a client killed mid-call (the chaos run's worker kills)
-        if not isinstance(sys.exc_info()[1], ConnectionResetError):
-            report(request, address)
-
-    server.server.handle_error = handle_error
-    ready.put(server.url)
-    threading.Event().wait()  # until the bench terminates this process
+    serve_quietly(answer, ready)
 
 
 class HttpReceiver(ArrivalProcess):

@@ -27,11 +27,11 @@ import base64
 import json
 import queue as queues
 import secrets
-import sys
 import threading
 import time
 import uuid
 
+from bench.http_receiver import serve_quietly
 from bench.receiver import ArrivalProcess
 
 EVENT_DELAY_SECONDS = 1.0
@@ -81,7 +81,7 @@ def _post_events(pending: queues.Queue, callback: str, secret: str, out) -> None
 
 
 def _serve(api_key: str, callback: str, secret: str, ready, out) -> None:
-    from tests.fixtures.provider_servers import Answer, HttpRecorder
+    from tests.fixtures.provider_servers import Answer
 
     pending: queues.Queue = queues.Queue()
     answered: dict[str, str] = {}  # Idempotency-Key -> the id it was given
@@ -111,20 +111,7 @@ def _serve(api_key: str, callback: str, secret: str, ready, out) -> None:
                          json.dumps(event).encode()))
         return Answer(200, {"id": email_id})
 
-    class Quiet(HttpRecorder):
-        def answer(self, request):  # keeps no list of requests: a burst would only fill memory
-            return self.default(request)
-
-    server = Quiet(answer)
-    report = server.server.handle_error
-
-    def handle_error(request, address) -> None:  # a client killed mid-call (the chaos run's worker kills)
-        if not isinstance(sys.exc_info()[1], ConnectionResetError):
-            report(request, address)
-
-    server.server.handle_error = handle_error
-    ready.put(server.url)
-    threading.Event().wait()  # until the bench terminates this process
+    serve_quietly(answer, ready)
 
 
 class RelayReceiver(ArrivalProcess):
