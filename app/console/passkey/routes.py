@@ -119,25 +119,26 @@ async def rename(request: Request, passkey_id: str) -> HTTPResponse:
         answer = await upstream.call(request, "PATCH", f"/api/me/passkeys/{passkey_id[:40]}", json={"nome": name})
     except upstream.Unavailable:
         return await profile_page(request, 503, errors={"_": UNAVAILABLE})
-    confirm = reauth.refused(request, answer, "/me")
-    if confirm is not None:
-        return confirm
-    if answer.status == 404:
-        raise gate.PageNotFound()
-    if not answer.ok:
-        return await profile_page(request, answer.status, errors={"_": "The passkey could not be renamed. Try again"})
-    return await profile_page(request, notice=f"Passkey renamed “{name}”.")
+    refused = await _refused(request, answer, "The passkey could not be renamed. Try again")
+    return refused or await profile_page(request, notice=f"Passkey renamed “{name}”.")
 
 
 @bp.post("/me/passkeys/<passkey_id:str>/remove")
 async def remove(request: Request, passkey_id: str) -> HTTPResponse:
     await gate.require_person(request)
     answer = await upstream.call(request, "DELETE", f"/api/me/passkeys/{passkey_id[:40]}")
+    refused = await _refused(request, answer, "The passkey could not be removed. Try again")
+    return refused or redirect("/me", status=303)
+
+
+async def _refused(request: Request, answer: upstream.Answer, failed: str) -> HTTPResponse | None:
+    """The page for a passkey write the platform did not make: "Confirm it is you", 404, or the
+    profile with ``failed``; None when it was made."""
     confirm = reauth.refused(request, answer, "/me")
     if confirm is not None:
         return confirm
     if answer.status == 404:
         raise gate.PageNotFound()
     if not answer.ok:
-        return await profile_page(request, answer.status, errors={"_": "The passkey could not be removed. Try again"})
-    return redirect("/me", status=303)
+        return await profile_page(request, answer.status, errors={"_": failed})
+    return None
