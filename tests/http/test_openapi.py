@@ -377,7 +377,7 @@ def test_the_public_api_and_meta_handlers_say_what_they_do(apps):
 
 
 def test_summary_is_the_first_sentence_on_one_line():
-    from app.http.openapi import summary_of
+    from app.http.openapi_names import summary_of
 
     assert summary_of("Cancel a scheduled e-mail. It will\nnever be sent.\n\nMore.") == "Cancel a scheduled e-mail"
     assert summary_of("One e-mail, by its id\n(msg_...) from the store.") == (
