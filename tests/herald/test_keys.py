@@ -108,7 +108,10 @@ def test_every_column_named_as_sealed_is_in_the_catalogue_reseal_walks():
             yield from models(sub)
 
     listed = {(sealed.table, column) for tables in CATALOGUE.values() for sealed in tables for column in sealed.columns}
-    named = {(model._meta.db_table, name) for model in models(Model) if not model._meta.abstract
+    # Only the project's models: applying migrations in this process (the test databases' templates)
+    # leaves Tortoise's state models behind, tables of the past among them (identity's ``outbox``).
+    named = {(model._meta.db_table, name) for model in models(Model)
+             if not model._meta.abstract and model.__module__.startswith("models.")
              for name in model._meta.fields_map if name.endswith(("_sealed", "_enc")) or name.startswith("sealed_")}
     assert named and named <= listed, named - listed
 
