@@ -135,8 +135,8 @@ WITH ev AS (
   {insert_sql(Actor.WEBHOOK_DELIVER, "dl", request=f"${7 if endpoint_pk is not None else 6}::text")}
 )
 SELECT ev.public_id AS event_id, dl.public_id AS delivery_id FROM ev LEFT JOIN dl ON true
-""", [tenant_pk, mode, event_type, message_pk, json.dumps(data), *([endpoint_pk] if endpoint_pk is not None else []),
-      request_id()])
+""", [tenant_pk, mode, event_type, message_pk, json.dumps(data),
+      *([endpoint_pk] if endpoint_pk is not None else []), request_id()])
     if not rows:
         return None
     return {"event_id": rows[0]["event_id"], "delivery_ids": [row["delivery_id"] for row in rows if row["delivery_id"]]}

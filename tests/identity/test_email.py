@@ -242,8 +242,9 @@ async def test_the_email_job_of_a_sign_up_writes_the_sign_ups_request_id(client,
     row = await outbox_row(email)
 
     def sent_lines() -> list[dict]:
+        wanted = f"identity e-mail {row['id']}: sent"
         return [line for line in json_lines(worker.log.read_text())
-                if line["logger"] == "herald.identity_mail" and line["message"] == f"identity e-mail {row['id']}: sent"]
+                if line["logger"] == "herald.identity_mail" and line["message"] == wanted]
 
     [line] = await until(lambda: asyncio.sleep(0, sent_lines()), 20, "the e-mail job's line")
     assert line["actor"] == "identity_mail.send" and line["role"] == "worker" and line["job"]

@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 
 # Milliseconds from now to a scheduled message's time (0 for a message to send at once).
 SCHEDULE_DELAY_SQL = ("COALESCE(GREATEST(0, ceil(extract(epoch FROM (next_attempt_at - now())) * 1000))::int, 0)")
-# The messages written, with their request ids (the ``rq`` CTE), for their delivery jobs.
-JOBS_SOURCE = "m JOIN rq ON rq.message_id = m.id"
+# The messages written, with their request ids (the ``rq`` CTE), for their delivery jobs; and the
+# request id of a ``*.queued`` webhook delivery, its event's message's (models/platform/events.py).
+JOBS_SOURCE, JOBS_REQUEST = "m JOIN rq ON rq.message_id = m.id", "rq.request_id"
+EVENTS_REQUEST = "(SELECT rq.request_id FROM rq WHERE rq.message_id = ev.message_id)"
 COUNTER_OF = {"email": "emails_sent", "sms": "sms_sent", "push": "push_sent", "whatsapp": "whatsapp_sent"}
 
 
@@ -87,7 +89,7 @@ def write_text(channel: str, usage_sql: str, gate: str) -> str:
         "rq AS (SELECT m.id AS message_id, q.rq AS request_id FROM m JOIN unnest($5::text[], $16::text[]) "
         "AS q(p, rq) ON q.p = m.public_id), "
         # A scheduled message's job waits in the broker until its time (the claim also refuses it before).
-        f"o AS ({insert_sql(Actor.deliver(channel), JOBS_SOURCE, 'm.id', SCHEDULE_DELAY_SQL, 'rq.request_id')}), "
+        f"o AS ({insert_sql(Actor.deliver(channel), JOBS_SOURCE, 'm.id', SCHEDULE_DELAY_SQL, JOBS_REQUEST)}), "
         f"u AS ({usage_sql}), "
         # <channel>.queued webhook events: the one-time EXISTS keeps a tenant without such an endpoint
         # at a single index probe (models/platform/events.py).
@@ -95,7 +97,7 @@ def write_text(channel: str, usage_sql: str, gate: str) -> str:
         f"{message_data_sql('m')} AS data FROM m WHERE EXISTS (SELECT 1 FROM webhook_endpoints e "
         "WHERE e.tenant_id = $1 AND e.mode = $3 AND e.enabled AND (e.event_types ? '*' OR e.event_types ? ($2 || "
         "'.queued'))))"
-        + fanout_sql("wh_source", request="(SELECT rq.request_id FROM rq WHERE rq.message_id = ev.message_id)")
+        + fanout_sql("wh_source", request=EVENTS_REQUEST)
         + rollup_sql("m")
     )
 
