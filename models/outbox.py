@@ -31,7 +31,8 @@ from tortoise.models import Model
 from kit import logs
 from kit.actors import ActorRef
 
-# The request id of a job written by a handler or an actor: the one its logging context carries.
+# The longest request id a row keeps (ours, app/http/request_id.py, are 28 characters): the
+# request log's column has the same bound.
 REQUEST_ID_MAX = 40
 
 
