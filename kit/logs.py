@@ -51,6 +51,12 @@ def clear() -> None:
     _context.set(None)
 
 
+def current(name: str) -> Any:
+    """A field of the current context (None when unset): ``current("request_id")`` is the request a
+    write is made for, in its HTTP handler or in a job that request caused (models/outbox.py)."""
+    return (_context.get() or {}).get(name)
+
+
 def _utc(created: float) -> str:
     seconds = int(created)
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{int((created - seconds) * 1000):03d}Z"

@@ -10,6 +10,14 @@ late would be skipped.
 Jobs are written only through :func:`enqueue` (one row) or :func:`insert_sql` (rows produced by
 a statement, for the hot paths that write messages and their jobs in one round trip), with an
 :class:`kit.actors.ActorRef` from the registry: the actor and queue names are spelled there.
+
+A row carries the id of the HTTP request that caused it (``request_id``, null when none did: a
+schedule's sweep), which the relay hands on as the Dramatiq message's ``request_id`` option, so the
+actor's log lines carry it (tasks/middleware.py: JobLogContext); and what that actor writes to an
+outbox in turn carries it again. :func:`enqueue` and :func:`enqueue_many` take it from the logging
+context (kit/logs.py) of the handler or job that writes them; a statement built with
+:func:`insert_sql` is given it as an SQL expression (a parameter, or a column of its source, when
+one statement writes the jobs of several requests: app/platform/message/statement.py).
 """
 
 from __future__ import annotations
@@ -20,7 +28,12 @@ from tortoise import fields
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
+from kit import logs
 from kit.actors import ActorRef
+
+# The longest request id a row keeps (ours, app/http/request_id.py, are 28 characters): the
+# request log's column has the same bound.
+REQUEST_ID_MAX = 40
 
 
 class OutboxBase(Model):
@@ -30,6 +43,8 @@ class OutboxBase(Model):
     args: list = fields.JSONField()
     # Delay before the job may run (ms): a retry scheduled through the outbox.
     delay_ms = fields.IntField(default=0)
+    # The HTTP request that caused the job (X-Request-Id), handed on to its Dramatiq message.
+    request_id = fields.CharField(max_length=REQUEST_ID_MAX, null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
     published_at = fields.DatetimeField(null=True)
 
@@ -42,27 +57,37 @@ def wake_channel(system: str) -> str:
     return f"herald:outbox:{system}:wake"
 
 
+def request_id() -> str | None:
+    """The request id the jobs written here carry: the current handler's, or the one the current
+    job was caused by (None outside both: a schedule)."""
+    value = logs.current("request_id")
+    return value[:REQUEST_ID_MAX] if isinstance(value, str) else None
+
+
 async def enqueue(conn: BaseDBAsyncClient, actor: ActorRef, *args: int | str, delay_ms: int = 0) -> None:
     """One job for ``actor`` with ``args`` (ids), in the caller's transaction ``conn``."""
     await conn.execute_query(
-        "INSERT INTO outbox (actor, queue, args, delay_ms, created_at) VALUES ($1, $2, $3::jsonb, $4, now())",
-        [actor.name, actor.queue.value, json.dumps(list(args)), delay_ms])
+        "INSERT INTO outbox (actor, queue, args, delay_ms, request_id, created_at) "
+        "VALUES ($1, $2, $3::jsonb, $4, $5, now())",
+        [actor.name, actor.queue.value, json.dumps(list(args)), delay_ms, request_id()])
 
 
 async def enqueue_many(conn: BaseDBAsyncClient, actor: ActorRef, ids: list[int], delay_ms: int = 0) -> None:
     """One job per id for ``actor``, in one statement."""
     if ids:
         await conn.execute_query(
-            "INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
-            "SELECT $1, $2, jsonb_build_array(i), $4, now() FROM unnest($3::bigint[]) AS i",
-            [actor.name, actor.queue.value, ids, delay_ms])
+            "INSERT INTO outbox (actor, queue, args, delay_ms, request_id, created_at) "
+            "SELECT $1, $2, jsonb_build_array(i), $4, $5, now() FROM unnest($3::bigint[]) AS i",
+            [actor.name, actor.queue.value, ids, delay_ms, request_id()])
 
 
-def insert_sql(actor: ActorRef, source: str, arg: str = "id", delay_ms: str = "0") -> str:
+def insert_sql(actor: ActorRef, source: str, arg: str = "id", delay_ms: str = "0", request: str = "NULL") -> str:
     """``INSERT INTO outbox ... SELECT ... FROM <source>``: one job per row of ``source`` (a CTE or
-    table name), its single argument the expression ``arg``, for use inside a larger statement."""
-    return (f"INSERT INTO outbox (actor, queue, args, delay_ms, created_at) "
-            f"SELECT '{actor.name}', '{actor.queue.value}', jsonb_build_array({arg}), {delay_ms}, now() "
+    table name), its single argument the expression ``arg``, for use inside a larger statement;
+    ``request`` the SQL expression of its request id (a ``$n::text`` parameter given
+    :func:`request_id`, a column of ``source``; NULL: a schedule's, caused by no request)."""
+    return (f"INSERT INTO outbox (actor, queue, args, delay_ms, request_id, created_at) "
+            f"SELECT '{actor.name}', '{actor.queue.value}', jsonb_build_array({arg}), {delay_ms}, {request}, now() "
             f"FROM {source}")
 
 

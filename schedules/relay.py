@@ -2,7 +2,8 @@
 an outbox, all in the scheduler process; :func:`kit.actors.systems_with_outbox`).
 
 It claims unpublished rows in batches with ``SELECT ... FOR UPDATE SKIP LOCKED`` (so several
-relays can run at once and each row goes out once), enqueues a Dramatiq message per row, and
+relays can run at once and each row goes out once), enqueues a Dramatiq message per row (with the
+row's ``request_id`` as the message's option of that name: models/outbox.py), and
 marks the rows published in the same transaction, then nudges the idle workers of those queues
 (tasks/wake.py). It wakes at once on a Redis nudge from the
 HTTP processes, and sweeps every SWEEP_SECONDS anyway, so a lost nudge only delays.
@@ -40,6 +41,12 @@ def message_id_of(system: str, outbox_id: int) -> str:
     return str(uuid.uuid5(_NAMESPACE, str(outbox_id) if system == "platform" else f"{system}:{outbox_id}"))
 
 
+def options_of(row: dict) -> dict:
+    """The Dramatiq options of an outbox row's message: the id of the request that caused it, which
+    the worker puts in the job's logging context (tasks/middleware.py: JobLogContext)."""
+    return {"request_id": row["request_id"]} if row.get("request_id") else {}
+
+
 class OutboxRelay:
     def __init__(self, broker: RedisBroker, redis: aioredis.Redis, system: str = "platform"):
         self.broker = broker
@@ -52,7 +59,7 @@ class OutboxRelay:
             args = row["args"]
             message = Message(queue_name=row["queue"], actor_name=row["actor"],
                               args=tuple(json.loads(args) if isinstance(args, str) else args), kwargs={},
-                              options={}, message_id=message_id_of(self.system, row["id"]))
+                              options=options_of(row), message_id=message_id_of(self.system, row["id"]))
             self.broker.enqueue(message, delay=row["delay_ms"] or None)
         queues = {dq_name(row["queue"]) if row["delay_ms"] else row["queue"] for row in rows}
         try:
@@ -66,7 +73,7 @@ class OutboxRelay:
     async def publish_batch(self) -> int:
         async with in_transaction(self.system) as conn:
             rows = await conn.execute_query_dict(
-                "SELECT id, actor, queue, args, delay_ms FROM outbox WHERE published_at IS NULL "
+                "SELECT id, actor, queue, args, delay_ms, request_id FROM outbox WHERE published_at IS NULL "
                 "ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED", [BATCH])
             if not rows:
                 return 0

@@ -22,7 +22,7 @@ from tortoise import fields
 from tortoise.models import Model
 
 from kit.actors import Actor
-from models.outbox import insert_sql
+from models.outbox import insert_sql, request_id
 from kit.ids import public_id
 
 PREFIX = "jrn"
@@ -147,7 +147,7 @@ SELECT count(*) AS n FROM ins
 
 
 def _enroll_sql() -> str:
-    return _ENROLL.replace("{outbox}", insert_sql(Actor.CRM_JOURNEY_ADVANCE, "ins"))
+    return _ENROLL.replace("{outbox}", insert_sql(Actor.CRM_JOURNEY_ADVANCE, "ins", request="$6::text"))
 
 
 def trigger_matches(trigger: dict, kind: str, key: str | None) -> bool:
@@ -174,7 +174,7 @@ async def enroll_into(conn, journey_pk: int, tenant: str, allow_reentry: bool, c
     if not contact_pks:
         return 0
     rows = await conn.execute_query_dict(_enroll_sql(), [journey_pk, tenant, list(contact_pks), allow_reentry,
-                                                         json.dumps(detail or {})])
+                                                         json.dumps(detail or {}), request_id()])
     return int(rows[0]["n"])
 
 

@@ -29,7 +29,7 @@ from tortoise.transactions import in_transaction
 from kit.actors import Actor
 from kit.dns import Lookup, Unreachable
 from kit.sealing import PLATFORM
-from models.outbox import insert_sql
+from models.outbox import insert_sql, request_id
 from models.platform.suppression import Suppression  # noqa: F401  (its home before it had one)
 
 DKIM_KEY = "platform:dkim-private-key"
@@ -216,7 +216,8 @@ def record_found(record: dict, values: list[str], domain: SenderDomain, mail_dom
 # A domain that lost its verification: its queued e-mail goes back to delivery, whose re-check fails it.
 _REDELIVER = insert_sql(Actor.EMAIL_DELIVER, """(SELECT id FROM messages
 WHERE tenant_id = $1 AND channel = 'email' AND status = 'queued'
-  AND (lower(sender) LIKE '%@' || $2 OR lower(sender) LIKE '%@' || $2 || '>')) AS queued""") + " RETURNING id"
+  AND (lower(sender) LIKE '%@' || $2 OR lower(sender) LIKE '%@' || $2 || '>')) AS queued""",
+                         request="$3::text") + " RETURNING id"
 
 
 # Whether an account outside ``$1``'s tree (the accounts under its root) has ``$2`` verified.
@@ -265,7 +266,7 @@ async def record_check(domain: SenderDomain, outcome: CheckOutcome, found: list[
         if outcome is CheckOutcome.CONFLICT:
             detail["OwnedElsewhere"] = True
         if lost:
-            rows = await conn.execute_query_dict(_REDELIVER, [domain.tenant_id, domain.name])
+            rows = await conn.execute_query_dict(_REDELIVER, [domain.tenant_id, domain.name, request_id()])
             detail["LostVerification"] = True
             detail["QueuedMessagesRechecked"] = len(rows)
         check = await DomainCheck.create(domain_id=domain.id, outcome=outcome.value, detail=detail, using_db=conn)

@@ -34,7 +34,7 @@ from typing import Any
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from kit.actors import Actor
-from models.outbox import insert_sql
+from models.outbox import insert_sql, request_id
 
 CHANNELS = ("email", "sms", "push", "whatsapp")
 MESSAGE_EVENTS: dict[str, str] = {
@@ -68,12 +68,15 @@ def _new_id(prefix: str) -> str:
     return _ID_SQL.format(prefix=prefix)
 
 
-def fanout_sql(source: str) -> str:
+def fanout_sql(source: str, request: str = "NULL") -> str:
     """CTEs (each starting with a comma) to append after the CTEs of a statement.
 
     ``source`` names a CTE yielding one row per event with columns ``tenant_id``, ``mode``,
     ``type``, ``message_id`` (or NULL) and ``data`` (jsonb). The event is inserted only when an
-    enabled endpoint of that tenant and mode subscribes to the type."""
+    enabled endpoint of that tenant and mode subscribes to the type. ``request`` is the SQL of the
+    request id the deliveries' jobs carry (models/outbox.py: insert_sql), over a delivery ``d``
+    and its event ``ev`` (its ``message_id``): a parameter, or a look-up by message when one
+    statement writes several requests' messages (app/platform/message/statement.py)."""
     subscribed = ("e.tenant_id = s.tenant_id AND e.mode = s.mode AND e.enabled "
                   "AND (e.event_types ? '*' OR e.event_types ? s.type)")
     return f"""
@@ -82,15 +85,16 @@ def fanout_sql(source: str) -> str:
   SELECT {_new_id('evt')}, s.tenant_id, s.mode, s.type, s.message_id, s.data, now()
   FROM {source} s
   WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE {subscribed})
-  RETURNING id, tenant_id, mode, type
+  RETURNING id, tenant_id, mode, type, message_id
 ), wh_deliveries AS (
   INSERT INTO webhook_deliveries (public_id, endpoint_id, event_id, tenant_id, status, attempts, next_attempt_at,
                                   enqueued_at, one_shot, created_at, updated_at)
   SELECT {_new_id('whd')}, e.id, s.id, s.tenant_id, 'pending', 0, now(), now(), false, now(), now()
   FROM wh_events s JOIN webhook_endpoints e ON {subscribed}
-  RETURNING id
+  RETURNING id, event_id
 ), wh_outbox AS (
-  {insert_sql(Actor.WEBHOOK_DELIVER, "wh_deliveries")}
+  {insert_sql(Actor.WEBHOOK_DELIVER, "wh_deliveries d JOIN wh_events ev ON ev.id = d.event_id", arg="d.id",
+              request=request)}
 )"""
 
 
@@ -128,10 +132,11 @@ WITH ev AS (
   FROM ev JOIN webhook_endpoints e ON {target}
   RETURNING id, public_id
 ), ob AS (
-  {insert_sql(Actor.WEBHOOK_DELIVER, "dl")}
+  {insert_sql(Actor.WEBHOOK_DELIVER, "dl", request=f"${7 if endpoint_pk is not None else 6}::text")}
 )
 SELECT ev.public_id AS event_id, dl.public_id AS delivery_id FROM ev LEFT JOIN dl ON true
-""", [tenant_pk, mode, event_type, message_pk, json.dumps(data), *([endpoint_pk] if endpoint_pk is not None else [])])
+""", [tenant_pk, mode, event_type, message_pk, json.dumps(data),
+      *([endpoint_pk] if endpoint_pk is not None else []), request_id()])
     if not rows:
         return None
     return {"event_id": rows[0]["event_id"], "delivery_ids": [row["delivery_id"] for row in rows if row["delivery_id"]]}

@@ -16,6 +16,7 @@ from tortoise.models import Model
 
 from kit.ids import public_id
 from models.lease import Leased, Retries, rows as _rows
+from models.outbox import request_id
 from models.platform.events import fanout_sql, message_data_sql
 from models.platform.report import rollup_sql
 from models.platform.usage import SEND_COUNTERS
@@ -153,7 +154,7 @@ WITH u AS (
 ), wh_source AS (
   SELECT u.tenant_id, u.mode, u.channel || '.' || u.status AS type, u.id AS message_id,
          {message_data_sql("u", ", 'Reason', u.failure_reason")} AS data FROM u
-){fanout_sql("wh_source")}{rollup_sql("u")}
+){fanout_sql("wh_source", request="$8::text")}{rollup_sql("u")}
 SELECT id FROM ev
 """
 
@@ -167,7 +168,7 @@ WITH u AS (
 ), wh_source AS (
   SELECT u.tenant_id, u.mode, u.channel || '.deferred' AS type, u.id AS message_id,
          {message_data_sql("u", ", 'Reason', $3::text, 'RetryInSeconds', $2::float")} AS data FROM u
-){fanout_sql("wh_source")}
+){fanout_sql("wh_source", request="$4::text")}
 SELECT id FROM ev
 """
 
@@ -225,12 +226,12 @@ async def finish(connection, message_pk: int, status: MessageStatus, *, event: s
                  failure_reason: str | None = None, detail: dict | None = None) -> bool:
     rows = await _rows(
         connection, _FINISH, [message_pk, status.value, event or status.value, provider, provider_message_id,
-                              failure_reason, json.dumps(detail) if detail is not None else None])
+                              failure_reason, json.dumps(detail) if detail is not None else None, request_id()])
     return bool(rows)
 
 
 async def defer(connection, message_pk: int, delay_seconds: float, reason: str) -> bool:
-    rows = await _rows(connection, _DEFER, [message_pk, float(delay_seconds), reason])
+    rows = await _rows(connection, _DEFER, [message_pk, float(delay_seconds), reason, request_id()])
     return bool(rows)
 
 
@@ -250,7 +251,7 @@ WITH u AS (
 ), wh_source AS (
   SELECT u.tenant_id, u.mode, u.channel || '.' || u.status AS type, u.id AS message_id,
          {message_data_sql("u", ", 'Reason', u.failure_reason")} AS data FROM u
-){fanout_sql("wh_source")}{rollup_sql("u")}
+){fanout_sql("wh_source", request="$5::text")}{rollup_sql("u")}
 SELECT (SELECT count(*) FROM ev) AS cancelled,
        (SELECT status FROM messages WHERE tenant_id = $1 AND mode = $2 AND public_id = $3 AND channel = 'email')
          AS status
@@ -260,7 +261,7 @@ SELECT (SELECT count(*) FROM ev) AS cancelled,
 async def cancel(connection, tenant_pk: int, mode: str, public_id: str) -> str | None:
     """Cancel an e-mail of the account (in the caller's mode): ``"cancelled"``, the status it has
     when it can no longer be cancelled, or None when the account has no such e-mail."""
-    [row] = await _rows(connection, _CANCEL, [tenant_pk, mode, public_id, CANCELLED_REASON])
+    [row] = await _rows(connection, _CANCEL, [tenant_pk, mode, public_id, CANCELLED_REASON, request_id()])
     if row["cancelled"]:
         return "cancelled"
     return row["status"]

@@ -32,6 +32,7 @@ from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
 from kit.metrics import BOUNCES, DELIVERY_REPORTS
+from models.outbox import request_id
 from models.platform.events import fanout_sql, message_data_sql
 from models.platform.message import MessageStatus, finish
 from models.platform.report import rollup_sql
@@ -100,7 +101,7 @@ WITH u AS (
 ), wh_source AS (
   SELECT u.tenant_id, u.mode, u.channel || '.' || u.status AS type, u.id AS message_id,
          {message_data_sql("u", ", 'Reason', $4::text")} AS data FROM u
-){fanout_sql("wh_source")}{rollup_sql("u")}
+){fanout_sql("wh_source", request="$6::text")}{rollup_sql("u")}
 SELECT id FROM u
 """
 
@@ -118,7 +119,8 @@ async def apply_return(conn: BaseDBAsyncClient, message_pk: int, kind: Kind, rea
         return _counted(kind, bool(await conn.execute_query_dict(_NOTE, [message_pk, entry])))
     sources, target, suppression = MOVES[kind]
     failure = reason if kind is not Kind.DELIVERED else None
-    moved = bool(await conn.execute_query_dict(_MOVE, [message_pk, list(sources), target, failure, entry]))
+    moved = bool(await conn.execute_query_dict(_MOVE, [message_pk, list(sources), target, failure, entry,
+                                                              request_id()]))
     if moved and suppression is not None:
         await suppress_recipient(conn, message_pk, suppression)
     return _counted(kind, moved)

@@ -137,8 +137,12 @@ async def test_triggers_enroll_once_per_contact_and_hand_the_job_to_the_outbox(c
     rows = await Enrollment.filter(journey__public_id=by_event["id"])
     assert len(rows) == 1 and rows[0].sequence == 1
     await Enrollment.filter(id=rows[0].id).update(state="concluida")
-    await crm.post("/v1/eventos", headers=owner.headers, json={"contato_id": contact["id"], "nome": "compra"})
+    again = await crm.post("/v1/eventos", headers=owner.headers, json={"contato_id": contact["id"], "nome": "compra"})
     assert sorted(e.sequence for e in await Enrollment.filter(journey__public_id=by_event["id"])) == [1, 2]
+    # The new enrollment's job carries the request that caused it, for the worker's log (models/outbox.py).
+    second = await Enrollment.get(journey__public_id=by_event["id"], sequence=2)
+    job = await OutboxEntry.get(actor="crm_journeys.advance", args=[second.id])
+    assert job.request_id == again.headers["X-Request-Id"] and job.request_id.startswith("req_")
     assert await OutboxEntry.filter(actor="crm_journeys.advance").count() >= jobs_before + 3
 
     filtered = await crm.get(f"/v1/jornadas/{by_event['id']}/inscricoes", headers=owner.headers,

@@ -224,3 +224,28 @@ async def test_a_secret_in_the_subject_is_refused():
         with pytest.raises(SecretInSubject):
             await queue_email(conn, "reset", unique_email("subject"), "Reset: hpr_abc",
                               "https://x/reset?token=hpr_abc", data={"token": "hpr_abc"})
+
+
+async def test_the_email_job_of_a_sign_up_writes_the_sign_ups_request_id(client, servers, services, roles):
+    """The identity's request id reaches its e-mail job's log lines: the identity outbox row carries
+    it, its relay hands it to the worker (docs/observability.md: following one request)."""
+    from tests.herald.test_process_logs import json_lines
+
+    servers("platform")
+    roles("scheduler")
+    worker = roles("worker", LOG_FORMAT="json", LOG_LEVEL="DEBUG")
+    email = unique_email("trail")
+    created = await client.post("/v1/users", json={"email": email, "password": PASSWORD, "name": "Trail"})
+    assert created.status_code == 201, created.text
+    request_id = created.headers["X-Request-Id"]
+    await until(lambda: asyncio.sleep(0, sink_records(services.sink_dir, email)), 40, "the e-mail in the sink")
+    row = await outbox_row(email)
+
+    def sent_lines() -> list[dict]:
+        wanted = f"identity e-mail {row['id']}: sent"
+        return [line for line in json_lines(worker.log.read_text())
+                if line["logger"] == "herald.identity_mail" and line["message"] == wanted]
+
+    [line] = await until(lambda: asyncio.sleep(0, sent_lines()), 20, "the e-mail job's line")
+    assert line["actor"] == "identity_mail.send" and line["role"] == "worker" and line["job"]
+    assert line["request_id"] == request_id

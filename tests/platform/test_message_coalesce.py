@@ -151,3 +151,41 @@ async def test_a_send_whose_caller_has_gone_before_its_statement_is_not_written(
     stored = await Message.filter(tenant_id=tenant.id).values_list("recipient", "public_id")
     assert stored == [("kept@example.com", outcome.message_ids[0])]
     assert coalescer._shapes == {}
+
+
+async def test_each_message_of_a_shared_statement_carries_its_own_requests_id_into_its_jobs(platform, sender,
+                                                                                           receiver):
+    """Three requests written by one statement: each message's delivery job and its ``email.queued``
+    webhook delivery's job carry the id of the request that sent it (models/outbox.py), which the
+    relay hands to the worker as the message's ``request_id`` option."""
+    from kit import logs
+    from models.platform.webhook import WebhookDelivery, WebhookEvent
+
+    hook = await platform.post("/v1/webhooks", headers=sender.headers,
+                               json={"Url": receiver.url, "EventTypes": ["email.queued"]})
+    assert hook.status_code == 201, hook.text
+    principal = await KeyDirectory().lookup(sender.key)
+    coalescer = SendCoalescer()
+    conn = connections.get("platform")
+
+    async def request(index: int):
+        logs.start(request_id=f"req_trail{index:020d}")  # what the HTTP layer does for each request
+        draft = Draft(f"trail{index}@example.com", "to", "Sender <hello@sandbox.herald.test>", "Hello",
+                      {"Text": "hi"}, None)
+        return await accept_one(coalescer, conn, principal, Item([draft]))
+
+    before = REGISTRY.get_sample_value("herald_send_statement_sends_count", {"channel": "email"}) or 0
+    outcomes = await asyncio.gather(*(asyncio.create_task(request(index)) for index in range(3)))
+    after = REGISTRY.get_sample_value("herald_send_statement_sends_count", {"channel": "email"})
+    assert after - before == 1, "the three requests were not written by one statement"
+
+    for index, outcome in enumerate(outcomes):
+        message = await Message.get(public_id=outcome.message_ids[0])
+        event = await WebhookEvent.get(message_id=message.id, type="email.queued")
+        delivery = await WebhookDelivery.get(event_id=event.id)
+        rows = await conn.execute_query_dict(
+            "SELECT actor, request_id FROM outbox WHERE (actor = 'email.deliver' AND args = $1::jsonb) "
+            "OR (actor = 'webhooks.deliver' AND args = $2::jsonb) ORDER BY actor",
+            [f"[{message.id}]", f"[{delivery.id}]"])
+        assert [(row["actor"], row["request_id"]) for row in rows] == [
+            ("email.deliver", f"req_trail{index:020d}"), ("webhooks.deliver", f"req_trail{index:020d}")], rows

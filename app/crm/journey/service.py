@@ -28,7 +28,7 @@ from app.crm.journey.schemas import (JourneyWrite, check_quiet_hours, check_step
 from kit.actors import Actor
 from models.crm import ContactList, Enrollment, EnrollmentStep, Journey, Segment
 from models.crm.journey import EnrollmentState, new_journey_id
-from models.outbox import insert_sql
+from models.outbox import insert_sql, request_id
 
 OPEN = (EnrollmentState.RUNNING.value, EnrollmentState.WAITING.value)
 
@@ -159,7 +159,7 @@ _RESUME = f"""
 WITH resumed AS (
   UPDATE journey_enrollments SET updated_at = now() WHERE journey_id = $1 AND state = 'em_andamento' RETURNING id
 )
-{insert_sql(Actor.CRM_JOURNEY_ADVANCE, "resumed")}
+{insert_sql(Actor.CRM_JOURNEY_ADVANCE, "resumed", request="$2::text")}
 """
 
 
@@ -176,7 +176,7 @@ async def set_active(conn: BaseDBAsyncClient, tenant: str, journey_id: str,
         if not row.active:
             row.activated_at = datetime.now(timezone.utc)
             # Enrollments paused mid-step when it was turned off go on now (waiting ones wake on time).
-            await conn.execute_query(_RESUME, [row.id])
+            await conn.execute_query(_RESUME, [row.id, request_id()])
         row.compiled = compiled
     row.active = active
     await row.save(using_db=conn)

@@ -34,6 +34,7 @@ from app.platform.blocklist import service as blocklist
 from app.platform.message import statement
 from app.platform.suppression import service as suppression
 from app.platform.template import service as templates
+from models.outbox import request_id
 from models.platform.domain import UNREACHABLE_RECHECK_SECONDS, SenderState, sender_domain_state
 from models.platform.blocklist import candidates
 from models.platform.idempotency import WINDOW_HOURS
@@ -60,6 +61,9 @@ class Item:
     drafts: list[Draft]
     idempotency_key: str | None = None
     body_hash: str = ""
+    # The request that sent it, whose id its messages' jobs carry (models/outbox.py): the handler's
+    # own, taken where the item is made, since a statement may write several requests' items.
+    request_id: str | None = field(default_factory=request_id)
 
 
 @dataclass
@@ -135,7 +139,7 @@ async def accept(conn: BaseDBAsyncClient, principal: Principal, channel: str, op
     now = datetime.now(timezone.utc)
     period = period_of(now)
     ids = [[new_message_id() for _ in item.drafts] for item in items]
-    rows = [(message_id, draft, item.idempotency_key) for item, item_ids in zip(items, ids)
+    rows = [(message_id, draft, item.idempotency_key, item.request_id) for item, item_ids in zip(items, ids)
             for message_id, draft in zip(item_ids, item.drafts)]
     indexes = [index for index, item in enumerate(items) for _ in item.drafts]
     body, params = statement.write_sql(principal, channel, period, rows, gate=statement.gate(keyed, quota),

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
 # Milliseconds from now to a scheduled message's time (0 for a message to send at once).
 SCHEDULE_DELAY_SQL = ("COALESCE(GREATEST(0, ceil(extract(epoch FROM (next_attempt_at - now())) * 1000))::int, 0)")
+# The messages written, with their request ids (the ``rq`` CTE), for their delivery jobs; and the
+# request id of a ``*.queued`` webhook delivery, its event's message's (models/platform/events.py).
+JOBS_SOURCE, JOBS_REQUEST = "m JOIN rq ON rq.message_id = m.id", "rq.request_id"
+EVENTS_REQUEST = "(SELECT rq.request_id FROM rq WHERE rq.message_id = ev.message_id)"
 COUNTER_OF = {"email": "emails_sent", "sms": "sms_sent", "push": "push_sent", "whatsapp": "whatsapp_sent"}
 
 
@@ -35,16 +39,20 @@ def json_text(value: Any) -> str:
         return json.dumps(value)
 
 
-def write_sql(principal: Principal, channel: str, period: str, rows: list[tuple[str, Draft, str | None]],
-              *, gate: str = "", items: list[int] | None = None) -> tuple[str, list]:
+def write_sql(principal: Principal, channel: str, period: str,
+              rows: list[tuple[str, Draft, str | None, str | None]], *, gate: str = "",
+              items: list[int] | None = None) -> tuple[str, list]:
     """The CTEs (from ``m AS (...)`` on, no WITH) that insert the messages, their outbox rows, the
     usage counters, the ``*.queued`` webhook events and the report counters, with their parameters
-    ($1 tenant, $2 channel, $3 mode, $4 key, then the columns, the period and the usage values).
+    ($1 tenant, $2 channel, $3 mode, $4 key, then the columns, the items, the request ids, the
+    period and the usage values). A row is (public id, draft, idempotency key, request id): the
+    statement may hold several requests' messages (coalesce.py), and each message's jobs (its
+    delivery, its ``*.queued`` webhook deliveries) carry its own request's id (models/outbox.py).
     ``gate``, an SQL condition over a message's row ``x`` (its item index ``x.ix``, from ``items``),
     lets only the messages for which it holds be written, and counted."""
     columns: dict[str, list] = {name: [] for name in ("public_id", "recipient", "role", "sender", "subject", "content",
                                                       "tags", "key", "template", "not_before")}
-    for message_id, draft, key in rows:
+    for message_id, draft, key, _ in rows:
         columns["public_id"].append(message_id)
         columns["recipient"].append(draft.recipient)
         columns["role"].append(draft.role)
@@ -56,7 +64,7 @@ def write_sql(principal: Principal, channel: str, period: str, rows: list[tuple[
         columns["template"].append(draft.template)
         columns["not_before"].append(draft.not_before)
     params = [principal.tenant_pk, channel, principal.mode, principal.key_pk, *columns.values(),
-              items if items is not None else [0] * len(rows), period]
+              items if items is not None else [0] * len(rows), [request for *_, request in rows], period]
     # Gated, the counters count the messages written; ungated, every row is written.
     usage_sql, usage_params = upsert_sql({COUNTER_OF[channel]: 1 if gate else len(rows)}, tenant="$1",
                                          period=f"${len(params)}", first=len(params) + 1,
@@ -77,8 +85,11 @@ def write_text(channel: str, usage_sql: str, gate: str) -> str:
         + (f"WHERE {gate} " if gate else "")
         + "RETURNING id, public_id, tenant_id, mode, channel, status, recipient, sender, subject, tags, template, "
         "next_attempt_at), "
+        # Each message's request id, by its public id (an INSERT returns only the table's columns).
+        "rq AS (SELECT m.id AS message_id, q.rq AS request_id FROM m JOIN unnest($5::text[], $16::text[]) "
+        "AS q(p, rq) ON q.p = m.public_id), "
         # A scheduled message's job waits in the broker until its time (the claim also refuses it before).
-        f"o AS ({insert_sql(Actor.deliver(channel), 'm', delay_ms=SCHEDULE_DELAY_SQL)}), "
+        f"o AS ({insert_sql(Actor.deliver(channel), JOBS_SOURCE, 'm.id', SCHEDULE_DELAY_SQL, JOBS_REQUEST)}), "
         f"u AS ({usage_sql}), "
         # <channel>.queued webhook events: the one-time EXISTS keeps a tenant without such an endpoint
         # at a single index probe (models/platform/events.py).
@@ -86,7 +97,7 @@ def write_text(channel: str, usage_sql: str, gate: str) -> str:
         f"{message_data_sql('m')} AS data FROM m WHERE EXISTS (SELECT 1 FROM webhook_endpoints e "
         "WHERE e.tenant_id = $1 AND e.mode = $3 AND e.enabled AND (e.event_types ? '*' OR e.event_types ? ($2 || "
         "'.queued'))))"
-        + fanout_sql("wh_source")
+        + fanout_sql("wh_source", request=EVENTS_REQUEST)
         + rollup_sql("m")
     )
 

@@ -1,0 +1,16 @@
+from tortoise import migrations
+from tortoise.migrations import operations as ops
+from tortoise import fields
+
+class Migration(migrations.Migration):
+    dependencies = [('identity', '0005_recovery_emails_and_trail')]
+
+    initial = False
+
+    operations = [
+        ops.AddField(
+            model_name='OutboxEntry',
+            name='request_id',
+            field=fields.CharField(null=True, max_length=40),
+        ),
+    ]
