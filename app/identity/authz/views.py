@@ -9,7 +9,7 @@ from models.identity import AccessGrant, AuthzDecision, Product, TenantProduct
 
 def decision_json(decision: Decision) -> dict:
     return {"permitido": decision.allowed, "motivo": decision.reason, "papel": decision.role,
-            "nivel": decision.level}
+            "nivel": decision.level, "suporte": decision.support}
 
 
 def access_json(grant: AccessGrant, subscriptions: dict[int, str]) -> dict:
