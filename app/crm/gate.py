@@ -23,6 +23,7 @@ from app.http.identity import cookie_write_origins, refuse_cross_origin_cookie_w
 from app.http.services import install as install_services
 from app.http.services import require_service_credential
 from app.http.tenant_access import TENANT_ID, TenantAccess, session_access
+from app.http import support_access
 
 log = logging.getLogger("herald.crm")
 
@@ -44,6 +45,7 @@ def tenant_of_path(tenant: str) -> str:
 
 def install(app: Sanic) -> None:
     install_services(app)
+    support_access.install(app)
     origins = cookie_write_origins(app)
 
     @app.on_request(priority=50)

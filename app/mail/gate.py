@@ -26,6 +26,7 @@ from app.http.identity import cookie_write_origins, refuse_cross_origin_cookie_w
 from app.http.ratelimit import RateLimiter
 from app.http.services import bearer_token, require_service_credential
 from app.http.tenant_access import session_access
+from app.http import support_access
 from app.mail.caller import Caller
 from kit import logs
 
@@ -81,6 +82,8 @@ async def admit(request: Request, key: KeyInfo) -> None:
 
 
 def install(app: Sanic) -> None:
+    support_access.install(app)
+
     @app.before_server_start
     async def limiter(app: Sanic) -> None:
         app.ctx.rate_limiter = RateLimiter(app.ctx.redis)

@@ -13,12 +13,14 @@ from sanic import HTTPResponse, Request, Sanic
 from app.http import services
 from app.http.ratelimit import RateLimiter
 from app.http.services import require_service_credential
+from app.http import support_access
 from app.pages.gate import api_calls
 from app.pages.gate.v1 import act_in_account
 
 
 def install(app: Sanic) -> None:
     services.install(app)
+    support_access.install(app)
 
     @app.before_server_start
     async def limiter(app: Sanic) -> None:

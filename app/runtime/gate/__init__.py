@@ -20,6 +20,7 @@ from sanic.blueprint_group import BlueprintGroup
 
 from app.http import services
 from app.http.services import require_service_credential
+from app.http import support_access
 from app.runtime.gate import keys, v1
 
 
@@ -39,3 +40,4 @@ def install(app: Sanic, gated: BlueprintGroup) -> None:
     """Refuses an app with a /v1 route outside the guarded surfaces; opens the clients the gate calls."""
     v1.require_gated(app, gated)
     services.install(app)
+    support_access.install(app)
