@@ -113,3 +113,32 @@ async def test_support_reads_the_account_in_each_system_and_a_forged_write_is_re
     assert len(rows) == 2 + len(MORE_READS[system]) + (system == "crm")
     if system == "crm":
         assert (system, "GET", "/v1/contatos/exportar.csv", 403) in rows, rows
+
+
+async def test_a_cached_allow_of_the_staff_members_own_account_gives_no_write_inside_a_support_session(
+        dashboard, identity, servers):
+    """The 60 s decision cache cannot carry a write into a support session, nor a support read out of
+    one: the session hop says, on every request, whether the session is inside one."""
+    t = tag()
+    staff = await signed_in_staff(identity, dashboard, "support-own")
+    owner = await signed_in_member(identity, dashboard, "owner-own")
+    own = (await new_account(dashboard, staff, f"Staff's own {t}"))["Id"]
+    helped = (await new_account(dashboard, owner, f"Helped {t}"))["Id"]
+    async with httpx.AsyncClient(base_url=servers("crm").url, timeout=20) as crm:
+        in_own = {**staff.auth, "X-Service-Tenant": own}
+        made = await crm.post("/v1/contatos", headers=in_own, json={"email": f"before-{t}@example.com"})
+        assert made.status_code == 201, made.text  # the allow is now in the CRM's decision cache
+
+        entered = await dashboard.post(f"/api/admin/tenants/{helped}/enter", headers=staff.auth,
+                                       json={"Reason": f"ticket {t}"})
+        assert entered.status_code == 201, entered.text
+        refused = await crm.post("/v1/contatos", headers=in_own, json={"email": f"inside-{t}@example.com"})
+        assert refused.status_code == 403 and code(refused) == "ImpersonationReadOnly", refused.text
+        # Only the entered account is read inside it, not even the staff member's own.
+        assert (await crm.get("/v1/contatos", headers=in_own)).status_code == 404
+        assert (await crm.get("/v1/contatos", headers={**staff.auth, "X-Service-Tenant": helped})).status_code == 200
+
+        assert (await dashboard.post("/api/admin/impersonation/end", headers=staff.auth)).status_code == 200
+        after = await crm.post("/v1/contatos", headers=in_own, json={"email": f"after-{t}@example.com"})
+        assert after.status_code == 201, after.text
+        assert (await crm.get("/v1/contatos", headers={**staff.auth, "X-Service-Tenant": helped})).status_code == 404
