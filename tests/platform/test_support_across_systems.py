@@ -142,3 +142,25 @@ async def test_a_cached_allow_of_the_staff_members_own_account_gives_no_write_in
         after = await crm.post("/v1/contatos", headers=in_own, json={"email": f"after-{t}@example.com"})
         assert after.status_code == 201, after.text
         assert (await crm.get("/v1/contatos", headers={**staff.auth, "X-Service-Tenant": helped})).status_code == 404
+
+
+async def test_a_read_that_cannot_be_recorded_is_refused_with_503(dashboard, identity, start_server):
+    """The platform out of the CRM's reach: a support session's read is not served off the record."""
+    from tests.fixtures.harness import free_port
+
+    t = tag()
+    staff = await signed_in_staff(identity, dashboard, "support-unrecorded")
+    owner = await signed_in_member(identity, dashboard, "owner-unrecorded")
+    tenant = (await new_account(dashboard, owner, f"Helped {t}"))["Id"]
+    cut_off = start_server("crm", PLATFORM_INTERNAL_URL=f"http://127.0.0.1:{free_port()}")
+    entered = await dashboard.post(f"/api/admin/tenants/{tenant}/enter", headers=staff.auth, json={"Reason": t})
+    assert entered.status_code == 201, entered.text
+    async with httpx.AsyncClient(base_url=cut_off.url, timeout=20) as crm:
+        as_staff = {**staff.auth, "X-Service-Tenant": tenant}
+        refused = await crm.get("/v1/contatos", headers=as_staff)
+        assert refused.status_code == 503 and refused.headers["Retry-After"], refused.text
+        # The owner's own reads need no trail: they go on.
+        assert (await crm.get("/v1/contatos", headers={**owner.auth, "X-Service-Tenant": tenant})).status_code == 200
+    support_id = entered.json()["SupportSession"]["Id"]
+    trail = await dashboard.get(f"/api/tenants/{tenant}/impersonations/{support_id}/reads", headers=owner.auth)
+    assert trail.json()["Reads"] == []
