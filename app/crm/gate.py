@@ -18,12 +18,11 @@ import logging
 
 from sanic import Request, Sanic
 
-from app.http import errors
+from app.http import errors, support_access
 from app.http.identity import cookie_write_origins, refuse_cross_origin_cookie_write
 from app.http.services import install as install_services
 from app.http.services import require_service_credential
 from app.http.tenant_access import TENANT_ID, TenantAccess, session_access
-from app.http import support_access
 
 log = logging.getLogger("herald.crm")
 

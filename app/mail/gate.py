@@ -20,13 +20,12 @@ from __future__ import annotations
 
 from sanic import HTTPResponse, Request, Sanic
 
-from app.http import errors
+from app.http import errors, support_access
 from app.http.api_keys import KeyInfo, introspection, looks_like_key
 from app.http.identity import cookie_write_origins, refuse_cross_origin_cookie_write
 from app.http.ratelimit import RateLimiter
 from app.http.services import bearer_token, require_service_credential
 from app.http.tenant_access import session_access
-from app.http import support_access
 from app.mail.caller import Caller
 from kit import logs
 

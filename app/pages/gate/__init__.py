@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from sanic import HTTPResponse, Request, Sanic
 
-from app.http import services
+from app.http import services, support_access
 from app.http.ratelimit import RateLimiter
 from app.http.services import require_service_credential
-from app.http import support_access
 from app.pages.gate import api_calls
 from app.pages.gate.v1 import act_in_account
 

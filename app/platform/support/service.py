@@ -16,6 +16,10 @@ Inside a support session:
 - every dashboard read is recorded in the account's trail before it is answered
   (:func:`record_read`; the answer's status is added after it, :func:`note_status`): a read that
   cannot be recorded is refused with 503, so nothing is seen off the record.
+
+The other systems (CRM, pages, runtime, mail) know a support session from the identity server,
+which the platform tells when one opens or ends (seats.py); their gates record their reads here
+(:func:`record_system_read`, through app/platform/support/internal.py).
 """
 
 from __future__ import annotations

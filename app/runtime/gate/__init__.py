@@ -18,9 +18,8 @@ from collections.abc import Iterable
 from sanic import Blueprint, Request, Sanic
 from sanic.blueprint_group import BlueprintGroup
 
-from app.http import services
+from app.http import services, support_access
 from app.http.services import require_service_credential
-from app.http import support_access
 from app.runtime.gate import keys, v1
 
 
