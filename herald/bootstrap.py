@@ -127,6 +127,8 @@ async def first_operator(settings: Settings) -> list[str]:
     return [
         f"First operator (platform staff; the password is shown once): {OPERATOR_EMAIL}  {password}",
         f"  sign in: POST {platform}/api/auth/login {{\"email\", \"password\"}}, then GET {platform}/api/admin/me",
+        f"  staff need a second factor: turn on an authenticator app (POST {platform}/api/auth/2fa/setup, then "
+        "/verify) before /api/admin answers (else 403 SecondFactorRequired)",
         "  more staff: herald staff add <usr_... or e-mail>",
     ]
 

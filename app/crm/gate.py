@@ -18,7 +18,7 @@ import logging
 
 from sanic import Request, Sanic
 
-from app.http import errors
+from app.http import errors, support_access
 from app.http.identity import cookie_write_origins, refuse_cross_origin_cookie_write
 from app.http.services import install as install_services
 from app.http.services import require_service_credential
@@ -44,6 +44,7 @@ def tenant_of_path(tenant: str) -> str:
 
 def install(app: Sanic) -> None:
     install_services(app)
+    support_access.install(app)
     origins = cookie_write_origins(app)
 
     @app.on_request(priority=50)

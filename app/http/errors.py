@@ -3,7 +3,8 @@
     HttpError                          Type "Sender" for 4xx, "Receiver" for 5xx
     ├── BadRequest (400)               ValidationError, InvalidJson, InvalidRequest, InvalidCursor
     ├── Unauthorized (401)             AuthorizationError
-    ├── Forbidden (403)                InsufficientScope, TenantSuspended, PermissionDenied
+    ├── Forbidden (403)                InsufficientScope, TenantSuspended, PermissionDenied,
+    │                                  ImpersonationReadOnly
     ├── NotFound (404)
     ├── MethodNotAllowed (405)
     ├── Conflict (409)                 Conflict, IdempotencyConflict
@@ -105,6 +106,13 @@ class InsufficientScope(Forbidden):
                              details={"RequiredScope": scope})
         else:
             super().__init__("This route declares no scope and cannot be called with an API key.")
+
+
+class ImpersonationReadOnly(Forbidden):
+    """A write inside a read-only support session (platform staff reading an account), in any system."""
+
+    code = "ImpersonationReadOnly"
+    message = "This session is a read-only support session: it cannot write."
 
 
 class TenantSuspended(Forbidden):

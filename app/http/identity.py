@@ -63,6 +63,10 @@ class SessionPrincipal:
     email_verified: bool
     session_id: str
     token: str = field(repr=False)  # forwarded on the user's behalf to the identity server's own routes
+    # The read-only support session (sup_...) this session is inside, and the account it entered;
+    # None outside one (docs/operator.md; app/http/support_access.py).
+    support_id: str | None = None
+    support_tenant: str | None = None
 
 
 async def validate_session(source: IdentitySource, token: str) -> SessionPrincipal:
@@ -79,9 +83,12 @@ async def validate_session(source: IdentitySource, token: str) -> SessionPrincip
     if answer.status == 200 and body.get("valid") is True and isinstance(user, dict) \
             and isinstance(session, dict):
         try:
+            support = session.get("support")
+            seat = (_text(support["id"]), _text(support["tenant"])) if support is not None else (None, None)
             return SessionPrincipal(user_id=_text(user["id"]), email=_text(user["email"]),
                                     name=user.get("name"), email_verified=user.get("email_verified") is True,
-                                    session_id=_text(session["id"]), token=token)
+                                    session_id=_text(session["id"]), token=token, support_id=seat[0],
+                                    support_tenant=seat[1])
         except (KeyError, TypeError):
             pass
     log.error("identity answered the session hop with %s %s; treated as an outage",
@@ -238,10 +245,14 @@ class Decision:
     reason: str
     role: str | None
     level: int | None
+    support: str | None = None  # ``suporte``: the support session (sup_...) the answer is for
 
 
 class Decisions:
-    """``await decisions.decide(sub, tenant, product, role=None)``, each answer kept at most ``ttl`` s."""
+    """``await decisions.decide(sub, tenant, product, role=None)``, each answer kept at most ``ttl`` s.
+
+    ``session=`` (a session inside a support session) asks for that session, and that answer is
+    never kept: a support decision must not outlive the support session (docs/operator.md)."""
 
     def __init__(self, client: ServiceClient, *, ttl: float = DECISION_TTL_SECONDS,
                  max_entries: int = DECISION_CACHE_ENTRIES, outage: Outage = errors.ServiceUnavailable,
@@ -255,19 +266,23 @@ class Decisions:
         self.clock = clock
         self._cache: OrderedDict[tuple[str, str, str, str | None], tuple[float, Decision]] = OrderedDict()
 
-    async def decide(self, sub: str, tenant: str, product: str, role: str | None = None) -> Decision:
+    async def decide(self, sub: str, tenant: str, product: str, role: str | None = None, *,
+                     session: str | None = None) -> Decision:
         key = (sub, tenant, product, role)
-        cached = self._cache.get(key)
+        cached = self._cache.get(key) if session is None else None
         if cached is not None and cached[0] > self.clock():
             self._cache.move_to_end(key)
             return cached[1]
-        body = {"sub": sub, "tenant": tenant, "produto": product, **({"papel": role} if role else {})}
+        body = {"sub": sub, "tenant": tenant, "produto": product, **({"papel": role} if role else {}),
+                **({"sessao": session} if session else {})}
         answer = await self.client.post("/v1/authz/decide", json=body, outage=self.outage)
         decision = _decision(answer.body) if answer.status == 200 else None
         if decision is None:
             log.error("identity answered a decision with %s %s; refused as an outage", answer.status,
                       answer.error_code)
             raise outage_error(self.outage)
+        if session is not None:
+            return decision
         self._cache[key] = (self.clock() + self.ttl, decision)
         self._cache.move_to_end(key)
         while len(self._cache) > self.max_entries:
@@ -280,10 +295,12 @@ def _decision(body: Any) -> Decision | None:
     if not isinstance(body, dict) or not isinstance(body.get("permitido"), bool):
         return None
     reason, role, level = body.get("motivo"), body.get("papel"), body.get("nivel")
+    support = body.get("suporte")
     if not isinstance(reason, str) or not isinstance(role, (str, type(None))) \
-            or not isinstance(level, (int, type(None))) or isinstance(level, bool):
+            or not isinstance(level, (int, type(None))) or isinstance(level, bool) \
+            or not isinstance(support, (str, type(None))):
         return None
-    return Decision(allowed=body["permitido"], reason=reason, role=role, level=level)
+    return Decision(allowed=body["permitido"], reason=reason, role=role, level=level, support=support)
 
 
 # -- one of each per app -------------------------------------------------------------------------

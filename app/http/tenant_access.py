@@ -14,7 +14,10 @@ How refusals read (docs/services.md, "Acting in an account"):
   same answer in every case, so existence is never confirmed (the contract's 404-never-403 rule);
 - the user is in, with a lower role than the route needs: 403 ``PermissionDenied``;
 - the identity server cannot say: 502 for the session hop, 503 with ``Retry-After`` for the
-  decision; never an allow.
+  decision; never an allow;
+- a session inside a read-only support session (platform staff who entered an account): any write
+  is 403 ``ImpersonationReadOnly``, a read is recorded in the account's trail (503 when it cannot
+  be) and allowed in the entered account only (app/http/support_access.py).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from sanic import Request
 
 from app.http import errors
 from app.http.identity import SessionPrincipal, decisions, require_session
+from app.http.support_access import refuse_writes, support_access
 from kit import logs
 
 TENANT_HEADER = "X-Service-Tenant"
@@ -45,6 +49,7 @@ class TenantAccess:
     role: str | None = None
     scopes: frozenset[str] | None = None
     session: SessionPrincipal | None = None
+    support_id: str | None = None  # inside a read-only support session (sup_...)
 
     @property
     def via_session(self) -> bool:
@@ -66,13 +71,18 @@ async def session_access(request: Request, product: str, role: str | None = None
     """The request's live session, allowed to use ``product`` in the named account with at least
     ``role``; kept on ``request.ctx.access``."""
     session = await require_session(request)
+    refuse_writes(request, session)
     tenant = requested_tenant(request)
-    decision = await decisions(request.app).decide(session.user_id, tenant, product, role)
+    if session.support_id is not None:
+        decision = await support_access(request, session, tenant, product)
+    else:
+        decision = await decisions(request.app).decide(session.user_id, tenant, product, role)
     if not decision.allowed:
         if decision.reason == ROLE_TOO_LOW:
             raise errors.PermissionDenied(f"Your role in this account does not allow this ({role} needed).")
         raise errors.NotFound("Account not found.")
-    access = TenantAccess(tenant_id=tenant, user_id=session.user_id, role=decision.role, session=session)
+    access = TenantAccess(tenant_id=tenant, user_id=session.user_id, role=decision.role, session=session,
+                          support_id=decision.support)
     request.ctx.access = access
     logs.bind(account=tenant)
     return access

@@ -30,6 +30,7 @@ from app.identity.session import v1 as session_v1
 from app.identity.session_token import v1 as session_token_v1
 from app.identity.signing_key import service as signing_keys
 from app.identity.signing_key import v1 as signing_key_v1
+from app.identity.support import internal as support_internal
 from app.identity.twofactor import v1 as twofactor_v1
 from app.identity.user import v1 as user_v1
 from app.identity.verification import v1 as verification_v1
@@ -38,7 +39,7 @@ from kit.systems import IDENTITY
 BLUEPRINTS = (login_v1.bp, session_v1.bp, password_v1.bp, user_v1.bp, twofactor_v1.bp, passkey_v1.bp, oauth_v1.bp,
               client_v1.bp, authz_v1.bp, signing_key_v1.bp, session_token_v1.bp,
               verification_v1.bp, address_v1.bp, reauth_v1.bp, security_event_v1.bp,
-              provisioning_internal.bp, address_internal.bp)
+              provisioning_internal.bp, address_internal.bp, support_internal.bp)
 log = logging.getLogger("herald.identity")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

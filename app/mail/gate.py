@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from sanic import HTTPResponse, Request, Sanic
 
-from app.http import errors
+from app.http import errors, support_access
 from app.http.api_keys import KeyInfo, introspection, looks_like_key
 from app.http.identity import cookie_write_origins, refuse_cross_origin_cookie_write
 from app.http.ratelimit import RateLimiter
@@ -81,6 +81,8 @@ async def admit(request: Request, key: KeyInfo) -> None:
 
 
 def install(app: Sanic) -> None:
+    support_access.install(app)
+
     @app.before_server_start
     async def limiter(app: Sanic) -> None:
         app.ctx.rate_limiter = RateLimiter(app.ctx.redis)

@@ -142,11 +142,18 @@ class IdentityUnavailable(errors.ServiceUnavailable):
 
 # --- the operator surface (docs/operator.md) ------------------------------------------------------
 
-class ImpersonationReadOnly(errors.Forbidden):
+class ImpersonationReadOnly(errors.ImpersonationReadOnly):
     """A write inside a support session (an operator reading an account): refused, whatever the route."""
 
-    code = "ImpersonationReadOnly"
     message = "This session is a read-only support session; end it (POST /api/admin/impersonation/end) to write."
+
+
+class SecondFactorRequired(errors.Forbidden):
+    """A staff member whose account has no second factor, on the operator surface (docs/operator.md)."""
+
+    code = "SecondFactorRequired"
+    message = ("Platform staff must sign in with a second factor: turn on an authenticator app "
+               "(POST /api/auth/2fa/setup) or e-mailed codes, then use /api/admin.")
 
 
 class SuppressedAddress(errors.Unprocessable):

@@ -55,6 +55,7 @@ from app.platform.sender import v1 as sender
 from app.platform.session import api as session_api
 from app.platform.staff import admin as staff_admin
 from app.platform.support import admin as support_admin
+from app.platform.support import internal as support_internal
 from app.platform.support import trail as support_trail
 from app.platform.suppression import api as suppression_api
 from app.platform.suppression import internal as suppression_internal
@@ -74,7 +75,8 @@ BLUEPRINTS = (account.bp, message.bp, request_logs.bp, sender.bp, device.bp, rec
               template.bp, provider.bp, relay_events.bp)
 # Internal routes for the other systems (service credential).
 INTERNAL = (api_key_internal.bp, datacenter_asn_internal.bp, member_internal.bp, message_internal.bp,
-            suppression_internal.bp, usage_internal.bp, usage_calls.bp, returns_internal.bp, webhook_internal.bp)
+            suppression_internal.bp, usage_internal.bp, usage_calls.bp, returns_internal.bp, webhook_internal.bp,
+            support_internal.bp)
 # The account's sending domains, for the mail system (internal) and the console (/api/domains; docs/mail.md).
 DOMAINS = (domain_internal.bp, domain_api.bp)
 # The dashboard surface (/api, docs/dashboard.md), behind the /api gate (app/platform/gate/api.py).

@@ -7,11 +7,11 @@ from models.identity.oauth import AuthorizationCode, OAuthClient, RefreshToken
 from models.identity.email import IdentityEmail
 from models.identity.events import EventKind, SecurityEvent
 from models.identity.outbox import OutboxEntry
-from models.identity.sessions import KeyStatus, Session, SigningKey
+from models.identity.sessions import KeyStatus, Session, SigningKey, SupportSeat
 from models.identity.users import EmailToken, EmailTokenPurpose, User
 
 __all__ = [
     "AccessGrant", "AuthorizationCode", "AuthzDecision", "EmailCode", "EventKind", "SecurityEvent", "UserEmail", "EmailFactor", "EmailToken", "EmailTokenPurpose", "KeyStatus",
     "OAuthClient", "IdentityEmail", "OutboxEntry", "PasskeyChallenge", "PasskeyCredential", "Product", "RecoveryCode",
-    "RefreshToken", "Session", "SigningKey", "TenantProduct", "TotpFactor", "TotpStatus", "User",
+    "RefreshToken", "Session", "SigningKey", "SupportSeat", "TenantProduct", "TotpFactor", "TotpStatus", "User",
 ]

@@ -50,3 +50,22 @@ class SigningKey(Model):
 
     class Meta:
         table = "signing_keys"
+
+
+class SupportSeat(Model):
+    """A platform staff member's identity session inside a read-only support session on an account
+    (told by the platform when it opens or ends one; app/identity/support/). Authorization decisions
+    for that session answer read-only access to that account and no other (docs/operator.md)."""
+
+    id = fields.BigIntField(primary_key=True)
+    support_id = fields.CharField(max_length=40, unique=True)  # the platform's sup_<hex>
+    session = fields.ForeignKeyField("identity.Session", related_name="support_seats", on_delete=fields.CASCADE)
+    tenant = fields.CharField(max_length=64)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    expires_at = fields.DatetimeField()
+    ended_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "support_seats"
+        indexes = (("session_id", "ended_at"),)
+        table_description = "A staff session inside a read-only support session on an account (platform's sup_ id)."

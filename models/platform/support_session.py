@@ -38,6 +38,9 @@ class SupportRead(Model):
     id = fields.BigIntField(primary_key=True)
     support: fields.ForeignKeyRelation = fields.ForeignKeyField(
         "platform.SupportSession", related_name="reads", on_delete=fields.CASCADE)
+    # Where the read was made: the platform's dashboard, or another system (crm, pages, runtime, mail)
+    # whose gate recorded it through POST /internal/v1/support-sessions/{id}/reads.
+    system = fields.CharField(max_length=16, default="platform")
     method = fields.CharField(max_length=10)
     path = fields.CharField(max_length=500)  # without the query string (it may hold search terms)
     status = fields.IntField(null=True)

@@ -282,6 +282,21 @@ async def test_the_decision_cache_is_bounded(clock):
         assert json.loads(callee.requests[0].body) == {"sub": "usr_a", "tenant": "acc_1", "produto": "crm"}
 
 
+async def test_a_decision_for_a_session_is_never_kept(clock):
+    """A support session's decision (``session=``) must not outlive the support session."""
+    answer = Reply(200, {"permitido": True, "motivo": "suporte", "papel": "admin", "nivel": 30,
+                         "suporte": "sup_0123456789abcdef01234567"})
+    async with calling(lambda seen: answer, system="identity") as (callee, client):
+        decisions = Decisions(client, clock=clock)
+        for _ in range(2):
+            decision = await decisions.decide("usr_a", "acc_1", "crm", session="ses_1")
+            assert decision.support == "sup_0123456789abcdef01234567" and decision.role == "admin"
+        assert len(callee.requests) == 2  # asked each time
+        assert json.loads(callee.requests[0].body)["sessao"] == "ses_1"
+        await decisions.decide("usr_a", "acc_1", "crm")  # the user's own question is another one
+        assert len(callee.requests) == 3 and "sessao" not in json.loads(callee.requests[2].body)
+
+
 @pytest.mark.parametrize("reply", [
     Reply(503, {"error": {"type": "Receiver", "code": "ServiceUnavailable", "message": "database"}}),
     Reply(500, {"error": {"code": "InternalError"}}),

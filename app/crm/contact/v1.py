@@ -23,7 +23,7 @@ from app.crm.contact.activity import record_export
 from app.crm.contact.schemas import MAX_BODY_BYTES, MAX_BULK_BODY_BYTES, ContactBulk, ContactPatch, ContactWrite
 from app.crm.contact.views import BULK, CONTACT, CONTACTS, CSV_COLUMNS, bulk_view, contact_view, csv_row
 from app.crm.gate import access_of
-from app.http import csv_cells
+from app.http import csv_cells, errors
 from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, Schema, answers
 from app.http.paging import KeysetPage
@@ -81,6 +81,10 @@ async def bulk_contacts(request: Request) -> HTTPResponse:
 async def export_contacts(request: Request) -> HTTPResponse | None:
     """Every contact of the account as CSV (PII opened); the export is recorded before the first byte."""
     access = access_of(request)
+    if access.support_id is not None:
+        # The one bulk export of personal data writes its own record and hands over everything:
+        # not a support session's read (docs/operator.md).
+        raise errors.ImpersonationReadOnly("A support session cannot export the account's contacts.")
     await record_export(access.tenant_id, access.user_id, {"formato": "csv"})
     response = await request.respond(content_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": 'attachment; filename="contatos.csv"', "Cache-Control": "no-store"})

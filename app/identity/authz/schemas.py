@@ -12,6 +12,9 @@ class DecideBody(SnakeBody):
     tenant: str
     produto: str
     papel: str | None = None
+    # The identity session asking (ses_...): a session inside a support seat gets the seat's answer
+    # (app/identity/support/service.py); without it, the user's own grants answer.
+    sessao: str | None = None
 
 
 class GrantBody(SnakeBody):

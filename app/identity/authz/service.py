@@ -6,7 +6,9 @@ may cache a decision for at most 60 seconds) and is recorded in ``authz_decision
 failure is 503, never a deny.
 
 Reasons (``motivo``): ``permitido``, ``produto_desconhecido``, ``produto_nao_assinado``,
-``sem_acesso``, ``papel_insuficiente``.
+``sem_acesso``, ``papel_insuficiente``; for a session (``sessao``) inside a support seat,
+``suporte`` (the entered account, read-only, ``suporte`` naming the support session) or
+``suporte_outra_conta`` (any other account) (app/identity/support/service.py).
 
 Grants and subscriptions are upserts of one row each, outside any transaction: a lost race on
 the unique key is read back, which an aborted transaction could not do.
@@ -23,6 +25,7 @@ import asyncpg
 from tortoise.exceptions import BaseORMException, IntegrityError
 
 from app.identity import errors
+from app.identity.support.service import live_seat_of
 from models.identity import AccessGrant, AuthzDecision, Product, TenantProduct, User
 
 log = logging.getLogger("herald.identity.authz")
@@ -86,12 +89,29 @@ class Decision:
     reason: str
     role: str | None = None
     level: int | None = None
+    support: str | None = None  # the support session (sup_...) a ``suporte`` decision is made for
 
 
-async def decide(*, sub: str, tenant: str, product_key: str, role: str | None) -> Decision:
+def top_role(product: Product) -> tuple[str | None, int | None]:
+    """The product's highest role: what a support seat reads with (the owner's reach)."""
+    best = max(product.roles, key=lambda r: r["nivel"], default=None)
+    return (best["papel"], best["nivel"]) if best else (None, None)
+
+
+async def decide(*, sub: str, tenant: str, product_key: str, role: str | None,
+                 session_id: str | None = None) -> Decision:
     product = await Product.get_or_none(key=product_key)
+    seat = await live_seat_of(session_id, sub) if session_id and product is not None else None
     if product is None:
         decision = Decision(False, "produto_desconhecido")
+    elif seat is not None:
+        subscription = await TenantProduct.get_or_none(tenant=tenant, product=product)
+        if seat.tenant != tenant:
+            decision = Decision(False, "suporte_outra_conta", support=seat.support_id)
+        elif subscription is None or subscription.status != "ativo":
+            decision = Decision(False, "produto_nao_assinado", support=seat.support_id)
+        else:
+            decision = Decision(True, "suporte", *top_role(product), support=seat.support_id)
     else:
         if role is not None and level_of(product, role) is None:
             raise errors.UndeclaredRole(f"The product {product_key!r} does not declare the role {role!r}.",

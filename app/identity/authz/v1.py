@@ -39,7 +39,7 @@ async def decide(request: Request) -> HTTPResponse:
     body = read_body(request, DecideBody)
     async with database_or_503():
         decision = await service.decide(sub=body.sub, tenant=body.tenant, product_key=body.produto,
-                                        role=body.papel)
+                                        role=body.papel, session_id=body.sessao)
     return reply(request, views.decision_json(decision))
 
 

@@ -8,8 +8,11 @@ from models.identity import AccessGrant, AuthzDecision, Product, TenantProduct
 
 
 def decision_json(decision: Decision) -> dict:
-    return {"permitido": decision.allowed, "motivo": decision.reason, "papel": decision.role,
+    body = {"permitido": decision.allowed, "motivo": decision.reason, "papel": decision.role,
             "nivel": decision.level}
+    if decision.support is not None:  # a seated session's answer only: the contract's four fields otherwise
+        body["suporte"] = decision.support
+    return body
 
 
 def access_json(grant: AccessGrant, subscriptions: dict[int, str]) -> dict:

@@ -12,6 +12,7 @@ from app.identity.gate import throttle
 from app.identity.gate.credentials import require_session
 from app.identity.session import service
 from app.identity.session.views import SESSIONS, VALIDATION, session_json, validation_json
+from app.identity.support.service import live_seat
 from models.identity import EventKind
 
 bp = Blueprint("identity_session")
@@ -20,7 +21,8 @@ bp = Blueprint("identity_session")
 @bp.get("/v1/auth/validate", ctx_auth="session", ctx_responses=answers({200: VALIDATION}))
 async def validate(request: Request) -> HTTPResponse:
     session = await require_session(request)
-    return reply(request, validation_json(session))
+    # The support seat rides on the hop every system makes on every request (docs/operator.md).
+    return reply(request, validation_json(session, await live_seat(session)))
 
 
 @bp.post("/v1/auth/logout", ctx_auth="session", ctx_responses=answers({204: NO_CONTENT}))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sanic import HTTPResponse, Request, Sanic
 
-from app.http import services
+from app.http import services, support_access
 from app.http.ratelimit import RateLimiter
 from app.http.services import require_service_credential
 from app.pages.gate import api_calls
@@ -19,6 +19,7 @@ from app.pages.gate.v1 import act_in_account
 
 def install(app: Sanic) -> None:
     services.install(app)
+    support_access.install(app)
 
     @app.before_server_start
     async def limiter(app: Sanic) -> None:

@@ -6,8 +6,10 @@
     POST  /api/admin/tenants/{id}/enter      {Reason}: a read-only support session on the account
     POST  /api/admin/impersonation/end       ends the session's support session at once
 
-The staff gate (app/platform/gate/admin.py) has proved the staff member, and refused any write but
-the last route inside a support session (403 ``ImpersonationReadOnly``).
+The staff gate (app/platform/gate/admin.py) has proved the staff member (with a second factor),
+and refused any write but the last route inside a support session (403 ``ImpersonationReadOnly``).
+Entering an account and suspending one need a recent re-authentication (403 ``ReauthRequired``,
+:func:`require_reauth`).
 """
 
 from __future__ import annotations
@@ -19,14 +21,24 @@ from app.http.bodies import load_json, validate
 from app.http.openapi import answers
 from app.http.paging import KeysetPage
 from app.http.responses import reply
+from app.http.services import services
 from app.platform import db
+from app.platform.gate import api as dashboard_gate
 from app.platform.gate.admin import actor
+from app.platform.me.service import require_recent
 from app.platform.support import service
 from app.platform.support.schemas import AccountEdit, SupportEnter
 from app.platform.support.views import ACCOUNT, ACCOUNTS, SUPPORT, account_json, support_reply
 
 bp = Blueprint("platform_admin_support")
 MAX_Q = 100
+
+
+async def require_reauth(request: Request) -> None:
+    """403 ``ReauthRequired`` (with the ways to re-authenticate, POST /api/me/reautenticar) unless the
+    staff session presented a credential within the last 10 minutes (the identity server's rule)."""
+    await require_recent(services(request.app).client("identity"), dashboard_gate.caller(request),
+                         request.ctx.session.token)
 
 
 def _object(request: Request) -> dict:
@@ -70,6 +82,8 @@ async def edit_account(request: Request, tenant_id: str) -> HTTPResponse:
         if name in data and data[name] is None:
             raise errors.ValidationError(f"Field {name!r} cannot be null.", details={name: "cannot be null"})
     quota = body.monthly_quota if "MonthlyQuota" in data else service.UNSET
+    if body.status == "suspended":
+        await require_reauth(request)
     async with db.transaction() as conn:
         tenant, change = await service.edit_account(conn, actor(request), tenant_id, status=body.status,
                                                     plan=body.plan, monthly_quota=quota)
@@ -81,23 +95,25 @@ async def edit_account(request: Request, tenant_id: str) -> HTTPResponse:
 
 
 @bp.post("/api/admin/tenants/<tenant_id:id>/enter", ctx_auth="session", ctx_body=SupportEnter,
-         ctx_errors=(403, 404, 413), ctx_responses=answers({201: SUPPORT}))
+         ctx_errors=(403, 404, 413, 503), ctx_responses=answers({201: SUPPORT}))
 async def enter(request: Request, tenant_id: str) -> HTTPResponse:
     """Open a read-only support session on the account for this session; ``Reason`` is mandatory and
     shows in the account's trail (GET /api/tenants/{id}/impersonations)."""
     body = validate(_object(request), SupportEnter)
     if not body.reason.strip():
         raise errors.ValidationError("Reason must not be blank.", details={"Reason": "must not be blank"})
+    await require_reauth(request)
     async with db.transaction() as conn:
-        support = await service.enter(conn, actor(request), request.ctx.session.session_id, tenant_id,
-                                      body.reason.strip())
+        support = await service.enter(conn, services(request.app).client("identity"), actor(request),
+                                      request.ctx.session.session_id, tenant_id, body.reason.strip())
     return reply(request, support_reply(support), status=201)
 
 
-@bp.post("/api/admin/impersonation/end", ctx_auth="session", ctx_support_exit=True, ctx_errors=(403, 404),
+@bp.post("/api/admin/impersonation/end", ctx_auth="session", ctx_support_exit=True, ctx_errors=(403, 404, 503),
          ctx_responses=answers({200: SUPPORT}))
 async def end(request: Request) -> HTTPResponse:
     """End this session's support session at once (404 when it is in none)."""
     async with db.transaction() as conn:
-        support = await service.end(conn, actor(request), request.ctx.session.session_id)
+        support = await service.end(conn, services(request.app).client("identity"), actor(request),
+                                    request.ctx.session.session_id)
     return reply(request, support_reply(support))

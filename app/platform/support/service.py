@@ -16,6 +16,10 @@ Inside a support session:
 - every dashboard read is recorded in the account's trail before it is answered
   (:func:`record_read`; the answer's status is added after it, :func:`note_status`): a read that
   cannot be recorded is refused with 503, so nothing is seen off the record.
+
+The other systems (CRM, pages, runtime, mail) know a support session from the identity server,
+which the platform tells when one opens or ends (seats.py); their gates record their reads here
+(:func:`record_system_read`, through app/platform/support/internal.py).
 """
 
 from __future__ import annotations
@@ -30,10 +34,12 @@ from tortoise.exceptions import BaseORMException
 from tortoise.expressions import Q
 
 from app.http import errors
+from app.http.services import ServiceClient
 from app.platform import db
 from app.platform.errors import ImpersonationReadOnly
 from app.platform.member.service import TenantAccess
 from app.platform.staff.service import Actor, record
+from app.platform.support import seats
 from app.platform.tenant import service as tenants
 from models.platform.member import Role
 from models.platform.staff import SupportMarker
@@ -141,13 +147,32 @@ async def note_status(request: Request, status: int) -> None:
         log.warning("support read %s: status %s not recorded: %s", read_id, status, failure)
 
 
+async def record_system_read(conn: BaseDBAsyncClient, support_id: str, system: str, method: str,
+                             path: str) -> SupportRead:
+    """A read another system made inside the support session ``support_id`` (404 when it is over:
+    that system then answers as to a stranger)."""
+    support = await SupportSession.filter(public_id=support_id, ended_at=None,
+                                          expires_at__gt=datetime.now(timezone.utc)).using_db(conn).first()
+    if support is None:
+        raise errors.NotFound("No such live support session.")
+    return await SupportRead.create(support_id=support.id, system=system, method=method, path=path[:MAX_PATH],
+                                    using_db=conn)
+
+
+async def note_system_status(conn: BaseDBAsyncClient, support_id: str, read_id: int, status: int) -> None:
+    if not await SupportRead.filter(id=read_id, support__public_id=support_id).using_db(conn).update(status=status):
+        raise errors.NotFound("No such support read.")
+
+
 def reads(conn: BaseDBAsyncClient, tenant_pk: int, support_id: str):
     """The reads of one support session opened on the account, for a keyset page."""
     return SupportRead.filter(support__public_id=support_id, support__tenant_id=tenant_pk).using_db(conn)
 
 
-async def enter(conn: BaseDBAsyncClient, actor: Actor, session_id: str, tenant_id: str, reason: str) -> SupportSession:
-    """Open a support session on ``tenant_id`` for the operator's identity session."""
+async def enter(conn: BaseDBAsyncClient, identity: ServiceClient, actor: Actor, session_id: str, tenant_id: str,
+                reason: str) -> SupportSession:
+    """Open a support session on ``tenant_id`` for the operator's identity session, seated on the
+    identity server too (seats.py) before the transaction commits."""
     tenant = await Tenant.filter(public_id=tenant_id).using_db(conn).first()
     if tenant is None:
         raise errors.NotFound("No such tenant.")
@@ -157,18 +182,21 @@ async def enter(conn: BaseDBAsyncClient, actor: Actor, session_id: str, tenant_i
         tenant_id=tenant.id, operator_id=actor.user_id, operator_email=actor.email, reason=reason,
         expires_at=datetime.now(timezone.utc) + timedelta(minutes=SUPPORT_MINUTES), using_db=conn)
     await SupportMarker.create(session_id=session_id, support_id=support.id, using_db=conn)
+    await seats.seat(identity, support, session_id, tenant.public_id, SUPPORT_MINUTES * 60)
     await record(conn, actor, "support.enter", tenant.public_id, {"SupportSessionId": support.public_id,
                                                                  "Reason": reason})
     support.tenant = tenant
     return support
 
 
-async def end(conn: BaseDBAsyncClient, actor: Actor, session_id: str) -> SupportSession:
-    """End the operator's support session at once (404 when the session is in none)."""
+async def end(conn: BaseDBAsyncClient, identity: ServiceClient, actor: Actor, session_id: str) -> SupportSession:
+    """End the operator's support session at once (404 when the session is in none); the identity
+    server's seat first, so every system stops answering before the platform records the end."""
     support = await live_support(conn, session_id)
     await SupportMarker.filter(session_id=session_id).using_db(conn).delete()
     if support is None:
         raise errors.NotFound("This session is in no support session.")
+    await seats.unseat(identity, support.public_id)
     support.ended_at = datetime.now(timezone.utc)
     await support.save(using_db=conn, update_fields=["ended_at"])
     await record(conn, actor, "support.end", support.tenant.public_id, {"SupportSessionId": support.public_id})

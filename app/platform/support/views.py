@@ -16,7 +16,7 @@ ACCOUNT = reply_of(Tenant=ACCOUNT_SHAPE)
 ACCOUNTS = reply_of(Tenants={"type": "array", "items": ACCOUNT_SHAPE}, NextCursor=NULLABLE_STRING,
                     HasMore={"type": "boolean"})
 SUPPORT = reply_of(SupportSession=SUPPORT_SHAPE)
-READ_SHAPE = shape(Method=STRING, Path=STRING, Status={"type": ["integer", "null"]}, At=TIMESTAMP)
+READ_SHAPE = shape(System=STRING, Method=STRING, Path=STRING, Status={"type": ["integer", "null"]}, At=TIMESTAMP)
 READS = reply_of(Reads={"type": "array", "items": READ_SHAPE}, NextCursor=NULLABLE_STRING, HasMore={"type": "boolean"})
 __all__ = ["NULLABLE_INT"]
 
@@ -30,4 +30,4 @@ def support_reply(row: SupportSession) -> dict[str, Any]:
 
 
 def read_json(row: SupportRead) -> dict[str, Any]:
-    return {"Method": row.method, "Path": row.path, "Status": row.status, "At": iso(row.created_at)}
+    return {"System": row.system, "Method": row.method, "Path": row.path, "Status": row.status, "At": iso(row.created_at)}

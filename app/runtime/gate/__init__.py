@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from sanic import Blueprint, Request, Sanic
 from sanic.blueprint_group import BlueprintGroup
 
-from app.http import services
+from app.http import services, support_access
 from app.http.services import require_service_credential
 from app.runtime.gate import keys, v1
 
@@ -39,3 +39,4 @@ def install(app: Sanic, gated: BlueprintGroup) -> None:
     """Refuses an app with a /v1 route outside the guarded surfaces; opens the clients the gate calls."""
     v1.require_gated(app, gated)
     services.install(app)
+    support_access.install(app)
