@@ -6,7 +6,7 @@ from tortoise.migrations import operations as ops
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('platform', '0019_table_comments')]
+    dependencies = [('platform', '0020_outbox_request_id')]
 
     initial = False
 

@@ -8,7 +8,7 @@ from tortoise import fields
 from tortoise.indexes import Index
 
 class Migration(migrations.Migration):
-    dependencies = [('identity', '0005_recovery_emails_and_trail')]
+    dependencies = [('identity', '0006_outbox_request_id')]
 
     initial = False
 
