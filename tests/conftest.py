@@ -49,6 +49,7 @@ OWN_PROCESS_FIXTURES = {
     "roles",  # tests/identity/test_email.py: a scheduler and a worker with the identity mail credential
     "crm_relay", "crm_pipeline", "crm_drain",  # tests/crm/: a CRM relay and worker of the module's own
     "lead_pipeline",  # tests/runtime/test_forms.py: a runtime worker and scheduler of the module's own
+    "notice_pipeline",  # tests/runtime/test_form_destination.py: the same, for the forms' notices and lists
     "scheduler_redis",  # tests/platform/test_scheduler_first_run.py: schedulers of its own, waiting for jobs
     "chromium_browser",  # the console's headless Chromium (tests/console/web.py; other browser tests are marked slow)
     "mail_relay",  # tests/mail/test_received.py: the mail system's outbox relay
