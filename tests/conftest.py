@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import AsyncIterator, Callable
+from typing import AsyncIterator, Awaitable, Callable
 
 import httpx
 import pytest
@@ -49,6 +49,7 @@ OWN_PROCESS_FIXTURES = {
     "roles",  # tests/identity/test_email.py: a scheduler and a worker with the identity mail credential
     "crm_relay", "crm_pipeline", "crm_drain",  # tests/crm/: a CRM relay and worker of the module's own
     "lead_pipeline",  # tests/runtime/test_forms.py: a runtime worker and scheduler of the module's own
+    "notice_pipeline",  # tests/runtime/test_form_destination.py: the same, for the forms' notices and lists
     "scheduler_redis",  # tests/platform/test_scheduler_first_run.py: schedulers of its own, waiting for jobs
     "chromium_browser",  # the console's headless Chromium (tests/console/web.py; other browser tests are marked slow)
     "mail_relay",  # tests/mail/test_received.py: the mail system's outbox relay
@@ -139,6 +140,36 @@ def start_session_server(services, tmp_path_factory) -> Callable[..., Server]:
 async def platform(servers) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=servers("platform").url, timeout=10) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+async def app_code_reserve(servers) -> AsyncIterator[Callable[[], Awaitable]]:
+    """Where :func:`app_code_person` takes people from: made four at a time (as many as the suite's tests
+    take), so only the first taker of a batch waits for a step to pass; the others find it passed."""
+    from tests.fixtures.identity import enable_totp, make_person
+
+    spare = []
+    async with httpx.AsyncClient(base_url=servers("identity").url, timeout=20) as http:
+        async def take():
+            if not spare:
+                for _ in range(4):
+                    person = await make_person(http, "app-code")
+                    await enable_totp(http, person)
+                    spare.append(person)
+            return spare.pop(0)
+
+        yield take
+
+
+@pytest.fixture
+async def app_code_person(app_code_reserve):
+    """A person signed in by password (``person.token``) with the authenticator app on (``person.code()``,
+    ``person.recovery_codes``), turned on before the test. Turning it on spends the current 30-second step and
+    the identity server never takes a step twice (app/identity/twofactor/service.py), so a test that turns it on
+    and then proves it waits up to 30 s for the next step; once a step has passed since this person's was spent,
+    their next code needs no wait. For tests about signing in or re-authenticating with the app, not about
+    turning it on (those turn it on themselves)."""
+    return await app_code_reserve()
 
 
 @pytest.fixture(scope="session")

@@ -75,9 +75,8 @@ async def test_email_addresses_added_resent_and_removed(browser, identity):
     assert (await browser.post("/me/emails/eml_nothing/remove")).status_code == 404
 
 
-async def test_turn_off_the_authenticator_app_and_read_the_trail(browser, identity):
-    person = await make_person(identity, "console-totp-off")
-    await enable_totp(identity, person)
+async def test_turn_off_the_authenticator_app_and_read_the_trail(browser, identity, app_code_person):
+    person = app_code_person  # the app turned on before the test: its next code needs no wait
     await browser.get("/sign-in")
     await browser.post("/sign-in", {"email": person.email, "password": PASSWORD})
     signed = await browser.post("/sign-in/code", {"use": "totp", "code": person.code()})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 from tests.console.conftest import owner_with_account
-from tests.fixtures.identity import PASSWORD, enable_totp, make_person
+from tests.fixtures.identity import PASSWORD, make_person
 
 
 async def test_sign_in_sets_the_console_cookie_and_lands_on_the_account(browser, identity, dashboard):
@@ -85,9 +85,8 @@ async def test_pages_need_a_session_and_say_when_it_ended(browser, identity):
     assert fragment.status_code == 204 and fragment.headers["hx-redirect"].startswith("/sign-in")
 
 
-async def test_second_factor_then_sign_out(browser, identity, dashboard):
-    person = await make_person(identity, "console-2fa")
-    await enable_totp(identity, person)
+async def test_second_factor_then_sign_out(browser, identity, dashboard, app_code_person):
+    person = app_code_person  # the app turned on before the test: its next code needs no wait
     await browser.get("/sign-in")
     first = await browser.post("/sign-in", {"email": person.email, "password": PASSWORD})
     assert first.status_code == 303 and first.headers["location"] == "/sign-in/code"

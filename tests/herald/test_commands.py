@@ -18,6 +18,8 @@ from models.platform.api_key import ApiKey, KeyKind
 from models.platform.domain import dns_records
 from tests.fixtures.harness import ROOT, free_port
 
+pytestmark = pytest.mark.slow  # the `herald` command as a process in every test (about 1 s of CPU a call)
+
 
 def herald(*args: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "herald.cli", *args], cwd=ROOT, capture_output=True, text=True,

@@ -75,6 +75,7 @@ def test_missing_database_url_is_reported_when_needed():
         settings.database_url_for("platform")
 
 
+@pytest.mark.slow  # `herald serve` as a process of its own
 def test_a_serving_process_stops_with_one_line_naming_the_variable():
     env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": "postgres://x@127.0.0.1/y", "REDIS_URL": "redis://127.0.0.1:1/0"}
     result = subprocess.run([sys.executable, "-m", "herald.cli", "serve", "platform", "--port", "1"],

@@ -12,7 +12,7 @@ import pytest
 from authlib.common.security import generate_token
 from authlib.integrations.httpx_client import AsyncOAuth2Client, OAuthError
 
-from tests.fixtures.identity import PASSWORD, enable_totp, make_person, service_headers
+from tests.fixtures.identity import PASSWORD, make_person, service_headers
 
 REDIRECT = "http://127.0.0.1:9999/callback"
 
@@ -114,9 +114,8 @@ async def test_code_is_single_use_and_needs_the_verifier(client, identity_url, o
     await oauth.aclose()
 
 
-async def test_totp_protected_login_needs_the_code(client, identity_url, oauth_client):
-    person = await make_person(client, "oidc2fa")
-    await enable_totp(client, person)
+async def test_totp_protected_login_needs_the_code(client, identity_url, oauth_client, app_code_person):
+    person = app_code_person  # the app turned on before the test: its next code needs no wait
     oauth = make_oauth(identity_url, oauth_client)
     verifier = generate_token(48)
     url, state = oauth.create_authorization_url(f"{identity_url}/authorize", code_verifier=verifier)

@@ -4,7 +4,7 @@ address, the person's own passkey; recovery codes need a recent second factor.""
 from __future__ import annotations
 
 from tests.fixtures.authenticator import MiniAuthenticator
-from tests.fixtures.identity import PASSWORD, enable_totp, make_person, outbox_for, unique_email
+from tests.fixtures.identity import PASSWORD, make_person, outbox_for, unique_email
 from tests.identity.test_address import add_verified
 from tests.identity.test_passkey import register
 from tests.identity.test_session_reauth import age_session
@@ -50,9 +50,8 @@ async def test_an_emailed_code_to_a_verified_address(client):
     assert reused.status_code == 401
 
 
-async def test_app_code_and_recovery_codes_need_a_second_factor_proof(client):
-    person = await make_person(client, "totpre")
-    await enable_totp(client, person)
+async def test_app_code_and_recovery_codes_need_a_second_factor_proof(client, app_code_person):
+    person = app_code_person  # the app turned on before the test: its next code needs no wait
     fresh = await client.post("/v1/auth/recovery-codes", headers=person.auth)
     assert fresh.status_code == 403, fresh.text  # the login was by password alone
     details = fresh.json()["error"]["details"]

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from app.platform.domain.service import add_sender_domain
 from kit.dns import lookup_with
 from models.platform.domain import check_domain
@@ -33,6 +35,7 @@ def publish(dns_server, records: list[dict]) -> None:
         dns_server.publish(record["Name"], record["Type"], record["Value"])
 
 
+@pytest.mark.slow  # the `herald` command as a process
 async def test_herald_domain_verify_turns_a_domain_verified(make_account, services, dns_server, platform):
     account = await make_account(scopes=("email:send",))
     name = f"brand{secrets.token_hex(3)}.example"

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.dashboard import new_account, signed_in_member
 
@@ -16,6 +18,7 @@ def herald(*argv: str) -> subprocess.CompletedProcess:
                           env=os.environ.copy())
 
 
+@pytest.mark.slow  # the `herald` command as a process
 async def test_flags_defaults_cli_and_resolution(dashboard, identity):
     from models.platform.flag import DEFAULTS
 

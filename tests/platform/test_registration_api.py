@@ -9,6 +9,7 @@ import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from tortoise import connections
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
@@ -90,24 +91,45 @@ async def test_refusals_make_no_user(dashboard, identity):
     assert taken.status_code == 409, taken.text
 
 
+@pytest.mark.slow  # the `herald` command as a process
+async def test_the_claim_domain_command_wants_a_verified_domain_no_other_account_claimed():
+    from app.platform.tenant.service import create_tenant
+    from models.platform import DomainClaim, SenderDomain
+
+    tenant = await create_tenant(f"Claimer {secrets.token_hex(3)}")
+    rival = await create_tenant(f"Rival {secrets.token_hex(3)}")
+    domain = f"claimed-{secrets.token_hex(4)}.example"
+    refused = herald("tenant", "claim-domain", tenant.public_id, domain)
+    assert refused.returncode == 1 and "not a verified sender domain" in refused.stderr  # proof of the DNS first
+    await SenderDomain.create(tenant=tenant, name=domain, verified_at=datetime.now(timezone.utc))
+    claimed = herald("tenant", "claim-domain", tenant.public_id, domain.upper())
+    assert claimed.returncode == 0, claimed.stderr
+    assert (await DomainClaim.get(domain=domain)).tenant_id == tenant.id
+    await SenderDomain.create(tenant=rival, name=domain, verified_at=datetime.now(timezone.utc))
+    taken = herald("tenant", "claim-domain", rival.public_id, domain)
+    assert taken.returncode == 1 and "claimed by another account" in taken.stderr
+
+
 async def test_domain_claims_and_taken_names(dashboard, identity):
+    """The claim itself in this process (the command as a process: the test above)."""
+    from app.platform.errors import AccountError, ConflictError
+    from app.platform.registration.service import claim_domain
     from models.platform import AccessRequest, DomainClaim, SenderDomain, Tenant
 
     owner = await signed_in_member(identity, dashboard, "claimer")
     account = await new_account(dashboard, owner, f"Claimer {secrets.token_hex(3)}")
     domain = f"claimed-{secrets.token_hex(4)}.example"
-    refused = herald("tenant", "claim-domain", account["Id"], domain)
-    assert refused.returncode == 1 and "not a verified sender domain" in refused.stderr  # proof of the DNS first
+    with pytest.raises(AccountError, match="not a verified sender domain"):  # proof of the DNS first
+        await claim_domain(account["Id"], domain)
     tenant = await Tenant.get(public_id=account["Id"])
     await SenderDomain.create(tenant=tenant, name=domain, verified_at=datetime.now(timezone.utc))
-    claimed = herald("tenant", "claim-domain", account["Id"], domain.upper())
-    assert claimed.returncode == 0, claimed.stderr
+    await claim_domain(account["Id"], domain.upper())
     assert (await DomainClaim.get(domain=domain)).tenant_id == tenant.id
     rival = await new_account(dashboard, owner, f"Rival {secrets.token_hex(3)}")
     await SenderDomain.create(tenant=await Tenant.get(public_id=rival["Id"]), name=domain,
                               verified_at=datetime.now(timezone.utc))
-    taken = herald("tenant", "claim-domain", rival["Id"], domain)
-    assert taken.returncode == 1 and "claimed by another account" in taken.stderr
+    with pytest.raises(ConflictError, match="claimed by another account"):
+        await claim_domain(rival["Id"], domain)
 
     claimed = await register(dashboard, Email=f"someone@{domain.upper()}", TenantName="Mine")
     assert claimed.status_code == 202 and claimed.json()["Reason"] == "DomainClaimed", claimed.text
@@ -159,7 +181,9 @@ async def claimed_domain(dashboard, identity, tag: str) -> tuple[object, dict, s
     domain = f"{tag}-{secrets.token_hex(4)}.example"
     await SenderDomain.create(tenant=await Tenant.get(public_id=account["Id"]), name=domain,
                               verified_at=datetime.now(timezone.utc))
-    assert herald("tenant", "claim-domain", account["Id"], domain).returncode == 0
+    from app.platform.registration.service import claim_domain
+
+    await claim_domain(account["Id"], domain)
     return owner, account, domain
 
 

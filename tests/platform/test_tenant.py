@@ -22,6 +22,7 @@ def herald(*args: str) -> subprocess.CompletedProcess:
                           timeout=60)
 
 
+@pytest.mark.slow  # the `herald` command as a process
 async def test_tenant_and_key_lifecycle():
     created = herald("tenant", "create", "--name", "CLI Tenant", "--slug", "cli-tenant")
     assert created.returncode == 0, created.stderr
@@ -49,6 +50,7 @@ async def test_tenant_and_key_lifecycle():
     assert json.loads(herald("tenant", "activate", tenant["TenantId"]).stdout)["Status"] == "active"
 
 
+@pytest.mark.slow  # the `herald` command as a process
 async def test_keys_need_catalog_scopes_and_errors_list_the_valid_ones():
     tenant = json.loads(herald("tenant", "create", "--name", "Scoped").stdout)
     for scopes in ["", "full_access", "email:send,emails:*"]:
@@ -58,11 +60,13 @@ async def test_keys_need_catalog_scopes_and_errors_list_the_valid_ones():
         assert "valid scopes: email:send, email:read, sms:send" in result.stderr
 
 
+@pytest.mark.slow  # the `herald` command as a process
 async def test_unknown_tenant_is_reported():
     result = herald("key", "create", "--tenant", "acc_" + "0" * 24, "--scopes", "email:send", "--name", "x")
     assert result.returncode == 1 and "no tenant" in result.stderr
 
 
+@pytest.mark.slow  # the `herald` command as a process
 def test_two_tenants_with_the_same_name_are_both_created():
     name = f"Acme {secrets.token_hex(3)}"
     first, second = (herald("tenant", "create", "--name", name) for _ in range(2))
