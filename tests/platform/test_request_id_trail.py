@@ -26,7 +26,9 @@ async def test_the_worker_lines_of_a_delivery_and_its_webhooks_carry_the_sends_r
         key = stack.test_key("email:send,email:read,webhooks:manage")
         # Its relay publishes the platform's outbox only: the other systems' databases are the run's,
         # whose rows other tests wrote (their relays, their workers).
-        stack.start("scheduler", RELAY_SYSTEMS="platform")
+        # The reconciler (3 s in tests) would hand a message slow to deliver on a loaded machine back
+        # before the relayed job ran, and a hand-back carries no request id (docs/observability.md).
+        stack.start("scheduler", RELAY_SYSTEMS="platform", RECONCILE_AFTER_SECONDS="300")
         worker = stack.start("worker", LOG_FORMAT="json", LOG_LEVEL="DEBUG", WORKER_THREADS="2")
         headers = {"Authorization": f"Bearer {key}"}
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
