@@ -69,6 +69,9 @@ async def recovery_codes(request: Request) -> HTTPResponse:
 
 @bp.get("/api/me/emails", ctx_auth="session", ctx_responses=answers({200: views.ADDRESSES}), ctx_errors=(502,))
 async def addresses(request: Request) -> HTTPResponse:
+    """List the signed-in person's e-mail addresses.
+
+    Any session. 502 when the identity server fails."""
     client, caller, principal = _who(request)
     rows = await service.addresses(client, caller, principal.token)
     return reply(request, {"emails": [views.address_json(row) for row in rows]})
@@ -88,6 +91,10 @@ async def add_address(request: Request) -> HTTPResponse:
 @bp.delete("/api/me/emails/<email_id:str>", ctx_auth="session", ctx_responses=answers({204: NO_CONTENT}),
            ctx_errors=(403, 409, 502))
 async def remove_address(request: Request, email_id: str) -> HTTPResponse:
+    """Remove one of the signed-in person's e-mail addresses.
+
+    Any session; 204 when done. 409 when the address cannot be removed (the primary one); 403 in a support session; 502
+    when the identity server fails."""
     client, caller, principal = _who(request)
     await service.remove_address(client, caller, principal.token, email_id)
     return no_content()
@@ -199,6 +206,10 @@ async def auth_add_address(request: Request) -> HTTPResponse:
 @bp.delete("/api/auth/me/emails/<email_id:str>", ctx_auth="session", ctx_responses=answers({204: NO_CONTENT}),
            ctx_errors=(403, 409, 502))
 async def auth_remove_address(request: Request, email_id: str) -> HTTPResponse:
+    """Remove one of the signed-in person's e-mail addresses.
+
+    Any session; 204 when done. 409 when the address cannot be removed (the primary one); 403 in a support session; 502
+    when the identity server fails."""
     client, caller, principal = _who(request)
     await service.remove_address(client, caller, principal.token, email_id)
     return no_content()
@@ -207,6 +218,10 @@ async def auth_remove_address(request: Request, email_id: str) -> HTTPResponse:
 @bp.post("/api/auth/me/emails/<email_id:str>/primary", ctx_auth="session",
          ctx_responses=answers({200: views.AUTH_ADDRESSES}), ctx_errors=(403, 409, 502))
 async def auth_make_primary(request: Request, email_id: str) -> HTTPResponse:
+    """Make one of the signed-in person's e-mail addresses their primary one; answers the addresses.
+
+    Any session. 409 when the address cannot be primary (not verified); 403 in a support session; 502 when the identity
+    server fails."""
     client, caller, principal = _who(request)
     rows = await service.make_primary(client, caller, principal.token, email_id)
     return reply(request, {"Emails": [views.auth_address_json(row) for row in rows]})

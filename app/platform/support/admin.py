@@ -53,6 +53,9 @@ async def list_accounts(request: Request) -> HTTPResponse:
 
 @bp.get("/api/admin/tenants/<tenant_id:id>", ctx_auth="session", ctx_responses=answers({200: ACCOUNT}))
 async def get_account(request: Request, tenant_id: str) -> HTTPResponse:
+    """Retrieve one account as staff see it.
+
+    Staff only: anyone else gets 404, as does an unknown account."""
     return reply(request, {"Tenant": account_json(await service.account(db.connection(), tenant_id))})
 
 
