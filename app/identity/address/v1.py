@@ -36,6 +36,9 @@ async def _listing(request: Request, user) -> HTTPResponse:
 
 @bp.get("/v1/auth/emails", ctx_auth="session", ctx_responses=answers({200: ADDRESSES}))
 async def list_addresses(request: Request) -> HTTPResponse:
+    """List the person's e-mail addresses: the primary one and the recovery ones.
+
+    The person's own session."""
     session = await require_session(request)
     return await _listing(request, session.user)
 
@@ -63,6 +66,10 @@ async def add_address(request: Request) -> HTTPResponse:
 @bp.delete("/v1/auth/emails/<email_id:id>", ctx_auth="session", ctx_responses=answers({204: NO_CONTENT}),
            ctx_errors=(403, 409))
 async def remove_address(request: Request, email_id: str) -> HTTPResponse:
+    """Remove one of the person's recovery e-mail addresses.
+
+    The person's own session, re-authenticated lately (403 `ReauthRequired` otherwise); 204 when done. 409 for the
+    primary address."""
     session = await require_session(request)
     await require_recent(session)
     caller = throttle.caller(request)
@@ -74,6 +81,10 @@ async def remove_address(request: Request, email_id: str) -> HTTPResponse:
 @bp.post("/v1/auth/emails/<email_id:id>/primary", ctx_auth="session", ctx_responses=answers({200: ADDRESSES}),
          ctx_errors=(403, 409))
 async def make_primary(request: Request, email_id: str) -> HTTPResponse:
+    """Make one of the person's verified addresses their primary one; answers the addresses.
+
+    The person's own session, re-authenticated lately (403 `ReauthRequired` otherwise). 409 for an address not verified,
+    or another account's primary address."""
     session = await require_session(request)
     await require_recent(session)
     caller = throttle.caller(request)

@@ -43,7 +43,8 @@ async def overview(request: Request) -> HTTPResponse:
 async def timeseries(request: Request) -> HTTPResponse:
     """Retrieve the account's traffic per hour or day over a period, optionally of one channel.
 
-    Any member of the account (`X-Service-Tenant`). 422 for an `interval` other than `hour` or `day`, or an unknown `channel`."""
+    Any member of the account (`X-Service-Tenant`). 422 for an `interval` other than `hour` or `day`, or an
+    unknown `channel`."""
     interval = service.interval_of(request.args.get("interval"))
     channel = service.channel_of(request.args.get("channel"))
     span = _window(request)
