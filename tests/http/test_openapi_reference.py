@@ -15,8 +15,9 @@ from tests.http.test_openapi import NAMES, build, operations
 
 # The properties still without a description, per system: the ceiling only comes down (describe a
 # field, then lower its system's figure). The platform's public API is done: every field described.
-UNDESCRIBED_CEILING = {"platform": 10_000, "identity": 10_000, "crm": 10_000, "pages": 10_000, "runtime": 10_000,
-                       "console": 10_000, "mail": 10_000}
+# Measured 2026-11-28 (issue 47): 3958 before the first descriptions, the platform's /v1 487 of them.
+UNDESCRIBED_CEILING = {"platform": 996, "identity": 250, "crm": 651, "pages": 508, "runtime": 268, "console": 9,
+                       "mail": 195}
 
 
 @pytest.fixture(scope="module")
