@@ -114,8 +114,7 @@ class Content(Body):
     data: str
     """The text."""
     charset: Charset | None = None
-    """Its MIME charset (an IANA name such as `UTF-8`, any case); UTF-8 when absent. The Subject's charset is the
-    message's."""
+    """Its MIME charset (an IANA name such as `UTF-8`, any case); the Subject's is the message's."""
 
 
 class Subject(Content):
@@ -175,8 +174,7 @@ class EmailSend(Body):
         "Tags": {"order": "1042"},
     })
     source: Annotated[str, AfterValidator(_one_line), AfterValidator(_source)]
-    """The sender: an address of one of the account's verified domains (a test-mode key may use the sandbox domain),
-    optionally with a name (`Acme <hello@example.com>`)."""
+    """The sender: an address of the account's verified domains (the sandbox's with a test key), named or not."""
     destination: Destination
     """Who receives it. An address listed twice is sent once."""
     # Either Message, or Template (a slug of the account's e-mail templates) with Variables.
@@ -189,8 +187,7 @@ class EmailSend(Body):
     reply_to_addresses: ReplyTo | None = None
     """Where replies go (at most 10 addresses)."""
     headers: CustomHeaders | None = None
-    """Custom header fields (name to value), at most 50; the ones Herald sets (From, To, Subject, Message-ID ...)
-    and `X-Herald-*` are refused."""
+    """Custom header fields (at most 50); the ones Herald sets (From, Subject ...) and `X-Herald-*` are refused."""
     # base64 files, at most 10 MB decoded per message (app/platform/message/attachments.py)
     attachments: Annotated[list[Attachment], Field(max_length=MAX_ATTACHMENTS)] | None = None
     """Files, base64, at most 10 MB decoded per message."""
@@ -198,8 +195,7 @@ class EmailSend(Body):
     scheduled_at: Annotated[str, Field(max_length=40)] | None = None
     """When to deliver it (RFC 3339, at most 72 hours ahead); `POST /v1/emails/{id}/cancel` before then cancels it."""
     idempotency_key: IdempotencyKey | None = None
-    """As the `Idempotency-Key` header: a retry with the same key and body answers the first send (1 to 128 characters
-    of A-Z a-z 0-9 . _ : -)."""
+    """As the `Idempotency-Key` header (1 to 128 of A-Z a-z 0-9 . _ : -): a retry answers the first send."""
     tags: Tags | None = None
     """Your labels (name to value, values at most 256 characters), returned with the message and its events."""
 

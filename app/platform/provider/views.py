@@ -51,7 +51,7 @@ FIELD = {"type": "object", "properties": {
     "Type": described(STRING, "The setting's kind: `string`, `host`, `url`, `port`, `number` or `choice`."),
     "Required": described({"type": "boolean"}, "Whether it must be given."),
     "Choices": described({"type": "array", "items": STRING}, "The values it takes, when they are few.")}}
-CATALOG_SHAPE = shape(Channel=_CHANNEL, Key=_KEY,
+CATALOG_SHAPE = shape(Channel=described(STRING, "The channel it sends on."), Key=_KEY,
                       Settings=described({"type": "array", "items": FIELD}, "The settings it takes."),
                       Secrets=described({"type": "array", "items": FIELD}, "The secrets it takes."))
 PROVIDER = reply_of(Provider=described(PROVIDER_SHAPE, "The provider setting."))

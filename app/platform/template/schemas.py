@@ -15,8 +15,7 @@ CHANNELS = ("email", "sms", "push", "whatsapp")
 
 class TemplateUpsert(Body):
     slug: Annotated[str, Field(pattern=SLUG)]
-    """The template's name in sends (`Template`): 1 to 100 lower-case letters, digits, `_`, `.` and `-`; it cannot
-    change."""
+    """Its name in sends (`Template`): 1 to 100 of a-z 0-9 `_` `.` `-`, from a letter or digit; it cannot change."""
     channel: Literal["email", "sms", "push", "whatsapp"]
     """`email`, `sms`, `push` or `whatsapp`; it cannot change."""
     name: Annotated[str, Field(max_length=200)] | None = None
