@@ -46,7 +46,9 @@ async def list_addresses(request: Request) -> HTTPResponse:
 @bp.post("/v1/auth/emails", ctx_auth="session", ctx_body=AddressBody, ctx_responses=answers({202: None}),
          ctx_errors=(403, 409, 429))
 async def add_address(request: Request) -> HTTPResponse:
-    """Adds a recovery address and e-mails its verification link; the same answer whether the
+    """Add a recovery e-mail address.
+
+    Adds a recovery address and e-mails its verification link; the same answer whether the
     address is new or one the person already has. 10 attempts a day per person."""
     session = await require_session(request)
     body = read_body(request, AddressBody)
@@ -101,7 +103,9 @@ async def make_primary(request: Request, email_id: str) -> HTTPResponse:
 @bp.post("/v1/auth/emails/<email_id:id>/verify/resend", ctx_auth="session", ctx_responses=answers({202: None}),
          ctx_errors=(409, 429))
 async def resend(request: Request, email_id: str) -> HTTPResponse:
-    """The verification link of one of the person's unverified addresses again (409 when it is
+    """Send an address's verification link again.
+
+    The verification link of one of the person's unverified addresses again (409 when it is
     verified); 5 an hour per person, and the address's own ceiling."""
     session = await require_session(request)
     address = await service.find(session.user, email_id)

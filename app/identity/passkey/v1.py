@@ -113,7 +113,9 @@ async def rename_passkey(request: Request, passkey_id: str) -> HTTPResponse:
 
 @bp.delete("/v1/passkeys/<passkey_id:id>", ctx_auth="session", ctx_optional_body=PasswordBody)
 async def delete_passkey(request: Request, passkey_id: str) -> HTTPResponse:
-    """Removes a passkey: with the password, or (no body) on a session re-authenticated lately, as
+    """Remove a passkey.
+
+    Removes a passkey: with the password, or (no body) on a session re-authenticated lately, as
     the console asks it ("Confirm it is you") for every guarded write."""
     session = await require_session(request)
     body = read_optional_body(request, PasswordBody)

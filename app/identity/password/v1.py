@@ -42,7 +42,9 @@ async def request_reset(request: Request) -> HTTPResponse:
 @bp.post("/v1/auth/password/reset/send-otp", ctx_body=ResetCodeBody, ctx_responses=answers({202: None}),
          ctx_errors=(429,))
 async def send_reset_code(request: Request) -> HTTPResponse:
-    """E-mails the code a reset needs when the account's second factor is the e-mail method; the
+    """E-mail the code a password reset needs.
+
+    E-mails the code a reset needs when the account's second factor is the e-mail method; the
     same answer for any token (valid or not, e-mail method or not)."""
     body = read_body(request, ResetCodeBody)
     caller = throttle.caller(request)

@@ -115,7 +115,9 @@ async def regenerate(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/auth/recovery-codes", ctx_auth="session", ctx_errors=(403, 409))
 async def regenerate_after_reauth(request: Request) -> HTTPResponse:
-    """New recovery codes on a session whose last proof is a recent app code or e-mailed code
+    """Replace the recovery codes after a recent second-factor proof.
+
+    New recovery codes on a session whose last proof is a recent app code or e-mailed code
     (reauth/service.py ``SECOND_FACTOR``), instead of the password in the body."""
     session = await require_session(request)
     await require_recent(session, SECOND_FACTOR)

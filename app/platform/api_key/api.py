@@ -33,7 +33,9 @@ KINDS = {"live": KeyKind.LIVE, "test": KeyKind.TEST, "publishable": KeyKind.PUBL
 
 @bp.get("/api/api-key-scopes", ctx_auth="session", ctx_responses=answers({200: SCOPE_CATALOG}))
 async def scope_catalog(request: Request) -> HTTPResponse:
-    """The scopes a new key may hold, in catalog order, with what each grants and whether a
+    """List the scopes a new API key may hold.
+
+    The scopes a new key may hold, in catalog order, with what each grants and whether a
     publishable key may hold it (the console's key form is built from it)."""
     return reply(request, {"Scopes": [{"Scope": scope, "Grants": grants, "Publishable": scope in PUBLISHABLE_SCOPES}
                                       for scope, grants in SCOPES.items()]})

@@ -175,7 +175,9 @@ async def accept_by_token(request: Request) -> HTTPResponse:
 @bp.post("/api/invitations/decline", ctx_public=True, ctx_body=InvitationAccept, ctx_errors=(409, 410, 429),
          ctx_responses=answers({204: NO_CONTENT}))
 async def decline_by_token(request: Request) -> HTTPResponse:
-    """Decline from the e-mailed link, signed in or not: whoever holds the link may say no (only a
+    """Decline an invitation by the token of its e-mail.
+
+    Decline from the e-mailed link, signed in or not: whoever holds the link may say no (only a
     POST acts, so a mail scanner fetching the link declines nothing)."""
     body = parse_body(request, InvitationAccept)
     decision = await request.app.ctx.dashboard_limiter.hit(f"invite-decline:{gate.client_address(request)}",

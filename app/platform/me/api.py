@@ -80,7 +80,9 @@ async def addresses(request: Request) -> HTTPResponse:
 @bp.post("/api/me/emails", ctx_auth="session", ctx_body=AddressBody, ctx_responses=answers({202: views.OK}),
          ctx_errors=REAUTH_ERRORS + (409,))
 async def add_address(request: Request) -> HTTPResponse:
-    """Adds a recovery address (its verification link is e-mailed); the same answer whether the
+    """Add a recovery e-mail address.
+
+    Adds a recovery address (its verification link is e-mailed); the same answer whether the
     address is new or already the person's. 429 ``TooManyAttempts`` past 10 a day."""
     body = parse_body(request, AddressBody)
     client, caller, principal = _who(request)
@@ -122,7 +124,9 @@ async def resend_address_verification(request: Request, email_id: str) -> HTTPRe
 @bp.get("/api/me/eventos", ctx_auth="session", ctx_query=("antes", "limite"),
         ctx_responses=answers({200: views.EVENTS}), ctx_errors=(403, 502))
 async def events(request: Request) -> HTTPResponse:
-    """The security trail, newest first: ``limite`` (1 to 100, default 20) events before the
+    """List the signed-in person's security events.
+
+    The security trail, newest first: ``limite`` (1 to 100, default 20) events before the
     event ``antes`` (the previous page's ``NextCursor``). Not inside a support session: 403
     ``SessaoNecessaria`` (the gate keeps the support session on ``request.ctx.support``)."""
     if getattr(request.ctx, "support", None) is not None:
@@ -141,7 +145,9 @@ async def events(request: Request) -> HTTPResponse:
 @bp.get("/api/me/reautenticar", ctx_auth="session", ctx_query=("aceitos",),
         ctx_responses=answers({200: views.REAUTH_STATE}), ctx_errors=(403, 502))
 async def reauth_state(request: Request) -> HTTPResponse:
-    """Whether the session re-authenticated lately (by one of ``aceitos``, comma-separated; any
+    """Tell whether the session re-authenticated lately.
+
+    Whether the session re-authenticated lately (by one of ``aceitos``, comma-separated; any
     method by default) and what the person can present."""
     accepted = tuple(part for part in (request.args.get("aceitos") or "").split(",") if part) or service.ANY
     if any(name not in service.ANY for name in accepted):
@@ -155,7 +161,9 @@ async def reauth_state(request: Request) -> HTTPResponse:
 @bp.post("/api/me/reautenticar/iniciar", ctx_auth="session", ctx_body=StartBody,
          ctx_responses=answers({200: views.REAUTH_STARTED}), ctx_errors=(404, 429, 502))
 async def start_reauth(request: Request) -> HTTPResponse:
-    """Starts a re-authentication that needs a step first: ``email_otp`` e-mails a code to the
+    """Start a re-authentication that needs a step first (an e-mailed code, a passkey).
+
+    Starts a re-authentication that needs a step first: ``email_otp`` e-mails a code to the
     verified address ``email_id``; ``passkey`` answers WebAuthn options (``origin`` must be the
     dashboard's)."""
     body = parse_body(request, StartBody)
@@ -171,7 +179,9 @@ async def start_reauth(request: Request) -> HTTPResponse:
 @bp.post("/api/me/reautenticar", ctx_auth="session", ctx_body=ReauthBody,
          ctx_responses=answers({200: views.REAUTH_DONE}), ctx_errors=(401, 429, 502))
 async def reauthenticate(request: Request) -> HTTPResponse:
-    """Presents a credential again on this session: ``password`` (``senha``, plus ``codigo`` or
+    """Re-authenticate: present a credential again on this session.
+
+    Presents a credential again on this session: ``password`` (``senha``, plus ``codigo`` or
     ``codigo_recuperacao`` when the account has an app), ``totp`` (``codigo``), ``email_otp``
     (``desafio_id`` and ``codigo``) or ``passkey`` (``desafio_id`` and ``credencial``)."""
     body = parse_body(request, ReauthBody)

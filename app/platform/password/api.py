@@ -46,7 +46,9 @@ async def confirm_reset(request: Request) -> HTTPResponse:
 
 @bp.post("/api/auth/password-reset/send-otp", ctx_public=True, ctx_body=SendOtpBody, ctx_errors=(429, 502))
 async def send_reset_code(request: Request) -> HTTPResponse:
-    """E-mails the code the reset of an account whose second factor is the e-mail method needs
+    """E-mail the code a password reset needs.
+
+    E-mails the code the reset of an account whose second factor is the e-mail method needs
     (``Code`` of the confirmation); the same answer for any token."""
     body = parse_body(request, SendOtpBody)
     if not body.token:

@@ -77,7 +77,9 @@ async def resend(request: Request) -> HTTPResponse:
 
 @bp.post("/api/auth/logout", ctx_unverified=True, ctx_auth="session", ctx_errors=(502,))
 async def logout(request: Request) -> HTTPResponse:
-    """Idempotent: any non-empty Bearer (or the cookie) gets 200 once the identity server has
+    """Sign out: end the session.
+
+    Idempotent: any non-empty Bearer (or the cookie) gets 200 once the identity server has
     confirmed the session is over (a token it does not know is over already)."""
     token = session_token(request)
     if token is None:
