@@ -70,6 +70,8 @@ def test_every_operation_is_summarised_and_described_by_its_handler(apps, system
     for internal in (False, True):
         for method, path, operation in operations(describe(apps[system], internal=internal)):
             assert operation["summary"] and operation["description"], (method, path)
+            # A short first sentence: a summary cut at 120 characters reads as a fragment.
+            assert not operation["summary"].endswith("\u2026"), (method, path, operation["summary"])
             # The description is the whole docstring, its first sentence the summary.
             assert " ".join(operation["description"].split()).startswith(operation["summary"].rstrip("\u2026")), (
                 method, path)
