@@ -60,20 +60,6 @@ def test_document_is_valid_and_describes_exactly_the_route_table(apps, system):
 
 
 @pytest.mark.parametrize("system", NAMES)
-def test_only_the_consoles_pages_are_left_out(apps, system):
-    """The console's pages are HTML for browsers (docs/console.md), not an API: its document holds its
-    meta routes only. Every other route of every system is in its system's document."""
-    out = {route.path for route in apps[system].router.routes if getattr(route.ctx, "openapi", True) is False}
-    if system != "console":
-        assert not out
-        return
-    assert {"a/<account_id:id>/keys", "sign-in", "me"} <= out
-    paths = set(describe(apps[system], internal=True)["paths"])
-    assert paths == {"/", "/healthz", "/readyz", "/version", "/metrics", "/openapi.json", "/internal/openapi.json",
-                     "/docs", "/docs/assets/{name}"}, paths
-
-
-@pytest.mark.parametrize("system", NAMES)
 def test_running_system_serves_its_document_and_reference(servers, system):
     url = servers(system).url
     answer = httpx.get(url + "/openapi.json", timeout=10)
