@@ -78,10 +78,15 @@ Blocks = Annotated[list[Block], Field(max_length=MAX_BLOCKS)]
 
 class Seo(Body):
     title: str = Field(default="", max_length=70)
+    """The page's title for search engines and shares (at most 70 characters)."""
     description: str = Field(default="", max_length=300)
+    """Its description for search engines and shares (at most 300 characters)."""
     image_url: str | None = None
+    """The image shown when it is shared (https)."""
     canonical_url: str | None = None
+    """Its canonical URL (https)."""
     no_index: bool = False
+    """Ask search engines not to index it."""
 
     @field_validator("image_url", "canonical_url")
     @classmethod
