@@ -18,7 +18,7 @@ from tests.http.test_openapi import NAMES, build, operations
 # field, then lower its system's figure). The platform's public API, the identity server's and the mail
 # API's /v1 are done: every field described (DESCRIBED).
 # Measured 2026-11-28 (issue 47): 3958 before the first descriptions, the platform's /v1 487 of them.
-UNDESCRIBED_CEILING = {"platform": 996, "identity": 73, "crm": 651, "pages": 419, "runtime": 251, "console": 9,
+UNDESCRIBED_CEILING = {"platform": 996, "identity": 73, "crm": 603, "pages": 419, "runtime": 251, "console": 9,
                        "mail": 22}
 
 
