@@ -97,8 +97,15 @@ async def home(request: Request) -> HTTPResponse | None:
 def build() -> Sanic:
     # No database: ready once booted with its Redis (the platform's state is each page's own concern).
     readiness = health.Readiness("strict", {"redis": health.probe_redis})
-    app = build_app(CONSOLE, [templating.static_blueprint(), *PAGES], readiness=readiness, home=home,
-                    max_body_bytes=64 * 1024)
+    static = templating.static_blueprint()
+    app = build_app(CONSOLE, [static, *PAGES], readiness=readiness, home=home, max_body_bytes=64 * 1024)
+    # The pages and their files are HTML for people's browsers (docs/console.md), not an API: the
+    # console's OpenAPI document describes what machines call, its meta routes (app/http/openapi.py
+    # leaves out a route whose ctx says openapi=False).
+    pages = {bp.name for bp in (static, *PAGES)}
+    for route in app.router.routes:
+        if route.name.split(".")[1] in pages:
+            route.ctx.openapi = False
     app.on_request(guard.check_write, priority=60)
     app.on_response(guard.secure_headers, priority=90)
     # HTML error pages for the console's own failures, Sanic's (404, 405) and anything unexpected

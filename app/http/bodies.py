@@ -30,17 +30,19 @@ from sanic import Request
 from app.http import errors
 
 
+# A field's docstring (the string under it) is its description in the OpenAPI documents.
 class Body(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
         frozen=True,
         alias_generator=AliasGenerator(validation_alias=to_pascal, serialization_alias=to_pascal),
+        use_attribute_docstrings=True,
     )
 
 
 class SnakeBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
 
 
 ModelT = TypeVar("ModelT", bound=BaseModel)

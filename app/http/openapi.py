@@ -16,18 +16,17 @@ declarations on the route itself, the same ``ctx_`` keywords the gates read:
                     ``fields(arquivo=BINARY)``), with ``ctx_multipart_required=("arquivo",)``;
 - ``ctx_auth``      ``"session"``, ``"service"``, ``"session|service"``, ``"accessToken"`` (identity routes),
                     ``"signature"`` (a provider callback); ``ctx_unverified=True`` makes it optional;
-- ``ctx_responses`` ``answers({status: pydantic model, dict (a JSON Schema), :class:`Schema`,
-                    :data:`NO_CONTENT`, :data:`HTML` or :data:`REDIRECT`})``; a route that declares
-                    none answers 200 with a JSON object;
-- ``ctx_errors``    error statuses of the route beyond those inferred from the above.
+- ``ctx_responses`` ``answers({status: pydantic model, dict (a JSON Schema), :class:`Schema`, :data:`NO_CONTENT`,
+                    :data:`HTML` or :data:`REDIRECT`})``; a route that declares none answers 200 with a JSON object;
+- ``ctx_errors``    error statuses of the route beyond those inferred from the above;
+- ``ctx.openapi``   ``False`` leaves the route out (the console's pages: HTML for browsers, not an API).
 
-Every operation also lists the error statuses its declarations imply (400 for a body, 404 for a
-path parameter, 401/403/429 for the key gate ...) and a ``default`` answer: the system's error
-envelope, which is the shape of any error the code can raise. The request headers the gates read
-(``X-Service-Tenant``, ``Idempotency-Key``, ``Last-Event-ID``) and the answer headers that matter
-(``X-Request-Id``, ``X-RateLimit-*``, ``Retry-After``) are derived from the same declarations
-(app/http/openapi_headers.py); every success answer carries an example (app/http/openapi_examples.py).
-See docs/openapi.md.
+Every operation also lists the error statuses its declarations imply (400 for a body, 404 for a path parameter,
+401/403/429 for the key gate ...) and a ``default`` answer: the system's error envelope, the shape of any error
+the code can raise. The request headers the gates read (``X-Service-Tenant``, ``Idempotency-Key``,
+``Last-Event-ID``) and the answer headers that matter (``X-Request-Id``, ``X-RateLimit-*``, ``Retry-After``) are
+derived from the same declarations (app/http/openapi_headers.py); every success answer carries an example
+(app/http/openapi_examples.py). See docs/openapi.md.
 """
 
 from __future__ import annotations
@@ -112,26 +111,30 @@ BINARY = {"type": "string", "format": "binary"}
 
 
 def fields(**declared: dict[str, Any]) -> Schema:
-    """``ctx_multipart=fields(arquivo=BINARY, pasta={"type": "string"})``: the parts of a
-    multipart/form-data body (a hashable declaration; Sanic refuses a bare dict)."""
+    """``ctx_multipart=fields(arquivo=BINARY, pasta=STRING)``: a multipart body's parts (hashable, unlike a dict)."""
     return Schema({"type": "object", "properties": declared}, "multipart/form-data")
 
 
 STRING = {"type": "string"}
 NULLABLE_STRING = {"type": ["string", "null"]}
 TIMESTAMP = {"type": "string", "format": "date-time"}
+REQUEST_ID = {"type": "string", "description": "This request's id (req_...), also in the X-Request-Id header."}
+
+
+def described(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    """A field's schema with what it holds: ``Id=described(STRING, "The webhook's id (wh_...).")``."""
+    return {**schema, "description": description}
 
 
 def shape(*optional: str, **properties: Any) -> dict[str, Any]:
-    """A JSON object schema whose properties are all required but ``optional``; a view's shape,
-    written next to the view that makes it."""
+    """A JSON object schema whose properties are all required but ``optional``; a view's shape, by its view."""
     return {"type": "object", "required": [name for name in properties if name not in optional],
             "properties": properties}
 
 
 def reply_of(**properties: Any) -> dict[str, Any]:
     """The schema of a ``reply()`` body: the view's fields and the ``RequestId`` every answer carries."""
-    return shape(**properties, RequestId=STRING)
+    return shape(**properties, RequestId=REQUEST_ID)
 
 
 def answers(mapping: dict[int, Any]) -> tuple[tuple[int, Any], ...]:

@@ -14,7 +14,9 @@ MAX_BODY_BYTES = 4096
 
 class ConsentWrite(SnakeBody):
     recebe: bool | None = None
+    """Required: true removes the opt-out, false writes it (both idempotent)."""
     canal: Literal["email", "sms", "push", "whatsapp"] | None = None
+    """The channel (`email`, `sms`, `push`, `whatsapp`); without it, every channel."""
 
     def decided(self) -> tuple[bool, tuple[str, ...]]:
         """(receives, the channels it applies to); 422 without ``recebe``."""

@@ -42,11 +42,17 @@ class ContactWrite(SnakeBody):
     """A contact as written (create, upsert, bulk item): at least one identifier."""
 
     email: str | None = Field(None, max_length=320)
+    """The contact's e-mail address (an identifier: trimmed, lower-cased)."""
     telefone: str | None = Field(None, max_length=40)
+    """The contact's phone (an identifier: E.164 once spaces, dots, dashes and parentheses are dropped)."""
     id_externo: str | None = Field(None, min_length=1, max_length=255)
+    """Your id for the contact (an identifier, exact, 1 to 255 characters)."""
     nome: str | None = Field(None, max_length=200)
+    """The contact's name."""
     atributos: dict[str, Any] | None = None
+    """Attributes: a flat object (at most 100 keys); merged key by key, a null value removes the key."""
     inscrito: bool | None = None
+    """Whether the contact is subscribed (true by default)."""
 
     @field_validator("atributos")
     @classmethod
@@ -60,11 +66,17 @@ class ContactPatch(SnakeBody):
     removes that key)."""
 
     email: str | None = Field(None, max_length=320)
+    """A new e-mail address; `null` removes it."""
     telefone: str | None = Field(None, max_length=40)
+    """A new phone; `null` removes it."""
     id_externo: str | None = Field(None, min_length=1, max_length=255)
+    """A new external id; `null` removes it."""
     nome: str | None = Field(None, max_length=200)
+    """A new name; `null` removes it."""
     atributos: dict[str, Any] | None = None
+    """Attributes merged key by key; a null value removes the key."""
     inscrito: bool | None = None
+    """Whether the contact is subscribed."""
 
     @field_validator("atributos")
     @classmethod
@@ -88,3 +100,4 @@ class ContactBulk(SnakeBody):
     so that an empty or oversized list is a 422, as the contract says)."""
 
     contatos: list[Any]
+    """The contacts (up to 5,000), each as `POST /v1/contatos` takes it, upserted by its identifiers."""

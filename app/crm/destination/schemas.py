@@ -16,14 +16,22 @@ class DestinationCreate(SnakeBody):
         "descricao": "Data warehouse",
     })
     url: str = Field(min_length=1, max_length=2048)
+    """Where the CRM's events are POSTed."""
     eventos: list[str] = Field(min_length=1, max_length=20)
+    """The event types it receives (1 to 20)."""
     descricao: str = Field(default="", max_length=200)
+    """Your note on it (at most 200 characters)."""
     ativo: bool = True
+    """Whether events are delivered to it."""
 
 
 class DestinationPatch(SnakeBody):
     model_config = example({"eventos": ["contact.created"], "ativo": True})
     url: str | None = Field(default=None, min_length=1, max_length=2048)
+    """A new URL."""
     eventos: list[str] | None = Field(default=None, min_length=1, max_length=20)
+    """New event types (1 to 20)."""
     descricao: str | None = Field(default=None, max_length=200)
+    """A new note."""
     ativo: bool | None = None
+    """Whether events are delivered to it."""

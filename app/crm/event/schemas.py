@@ -51,12 +51,19 @@ class EventWrite(SnakeBody):
         "propriedades": {"total": 120.5, "currency": "BRL"},
     })
     contato_id: str | None = Field(None, max_length=40)
+    """The contact (`ctt_...`); or name it by `email`, `telefone` or `id_externo` (an upsert), not both."""
     email: str | None = Field(None, max_length=320)
+    """The contact's e-mail address (upserts the contact)."""
     telefone: str | None = Field(None, max_length=40)
+    """The contact's phone (upserts the contact)."""
     id_externo: str | None = Field(None, min_length=1, max_length=255)
+    """Your id for the contact (upserts the contact)."""
     nome: str = Field(..., max_length=100)
+    """The event's name: 1 to 100 of A-Z a-z 0-9 _ . : - (journeys triggered by it enroll the contact)."""
     propriedades: dict[str, Any] | None = None
+    """Its properties: a flat object, as a contact's attributes."""
     ocorrido_em: str | None = Field(None, max_length=40)
+    """When it happened (RFC 3339 with offset; now when absent; at most 5 minutes ahead)."""
 
     @field_validator("propriedades")
     @classmethod

@@ -91,6 +91,7 @@ class JourneyPatch(SnakeBody):
 
 class Activation(SnakeBody):
     ativa: bool
+    """True turns the journey on (revalidated first), false turns it off (its enrollments pause where they are)."""
 
 
 def _bad(field: str, reason: str) -> errors.Unprocessable:

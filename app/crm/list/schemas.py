@@ -15,10 +15,13 @@ class ListWrite(SnakeBody):
     """A list, created or renamed by its slug (derived from the name when not given)."""
 
     nome: str = Field(min_length=1, max_length=200)
+    """The list's name (1 to 200 characters)."""
     slug: str | None = Field(None, pattern=SLUG)
+    """Its slug; derived from the name when absent. A known slug renames that list."""
 
 
 class MembersAdd(SnakeBody):
     """Contact ids (``ctt_<hex>``) to add; the empty list is a 422 (checked by the service)."""
 
     contatos: list[str] = Field(max_length=MAX_MEMBERS_PER_CALL)
+    """The ids of the contacts to add (`ctt_...`); an empty list is a 422."""

@@ -13,3 +13,4 @@ MAX_DAYS = 36500
 
 class RetentionWrite(SnakeBody):
     dias: int | None = Field(ge=1, le=MAX_DAYS)
+    """Required: contacts created more than this many days ago are anonymized (1 to 36,500); null turns it off."""

@@ -18,7 +18,9 @@ class SegmentWrite(SnakeBody):
                              {"evento": "order.paid", "dias": 30}]},
     })
     nome: str = Field(min_length=1, max_length=200)
+    """The segment's name (1 to 200 characters)."""
     regras: dict[str, Any]
+    """The rule tree that selects its contacts (docs/crm.md, "Segments")."""
 
 
 class SegmentPreview(SnakeBody):
@@ -27,3 +29,4 @@ class SegmentPreview(SnakeBody):
                              {"evento": "order.paid", "dias": 30}]},
     })
     regras: dict[str, Any]
+    """The rule tree to preview: how many contacts it selects, and the newest ten."""

@@ -7,3 +7,4 @@ from app.http.bodies import SnakeBody
 
 class AddressBody(SnakeBody):
     email: str
+    """The address to add; its verification link is e-mailed to it."""

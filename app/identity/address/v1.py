@@ -36,6 +36,9 @@ async def _listing(request: Request, user) -> HTTPResponse:
 
 @bp.get("/v1/auth/emails", ctx_auth="session", ctx_responses=answers({200: ADDRESSES}))
 async def list_addresses(request: Request) -> HTTPResponse:
+    """List the person's e-mail addresses: the primary one and the recovery ones.
+
+    The person's own session."""
     session = await require_session(request)
     return await _listing(request, session.user)
 
@@ -43,7 +46,9 @@ async def list_addresses(request: Request) -> HTTPResponse:
 @bp.post("/v1/auth/emails", ctx_auth="session", ctx_body=AddressBody, ctx_responses=answers({202: None}),
          ctx_errors=(403, 409, 429))
 async def add_address(request: Request) -> HTTPResponse:
-    """Adds a recovery address and e-mails its verification link; the same answer whether the
+    """Add a recovery e-mail address.
+
+    Adds a recovery address and e-mails its verification link; the same answer whether the
     address is new or one the person already has. 10 attempts a day per person."""
     session = await require_session(request)
     body = read_body(request, AddressBody)
@@ -63,6 +68,10 @@ async def add_address(request: Request) -> HTTPResponse:
 @bp.delete("/v1/auth/emails/<email_id:id>", ctx_auth="session", ctx_responses=answers({204: NO_CONTENT}),
            ctx_errors=(403, 409))
 async def remove_address(request: Request, email_id: str) -> HTTPResponse:
+    """Remove one of the person's recovery e-mail addresses.
+
+    The person's own session, re-authenticated lately (403 `ReauthRequired` otherwise); 204 when done. 409 for the
+    primary address."""
     session = await require_session(request)
     await require_recent(session)
     caller = throttle.caller(request)
@@ -74,6 +83,10 @@ async def remove_address(request: Request, email_id: str) -> HTTPResponse:
 @bp.post("/v1/auth/emails/<email_id:id>/primary", ctx_auth="session", ctx_responses=answers({200: ADDRESSES}),
          ctx_errors=(403, 409))
 async def make_primary(request: Request, email_id: str) -> HTTPResponse:
+    """Make one of the person's verified addresses their primary one; answers the addresses.
+
+    The person's own session, re-authenticated lately (403 `ReauthRequired` otherwise). 409 for an address not verified,
+    or another account's primary address."""
     session = await require_session(request)
     await require_recent(session)
     caller = throttle.caller(request)
@@ -90,7 +103,9 @@ async def make_primary(request: Request, email_id: str) -> HTTPResponse:
 @bp.post("/v1/auth/emails/<email_id:id>/verify/resend", ctx_auth="session", ctx_responses=answers({202: None}),
          ctx_errors=(409, 429))
 async def resend(request: Request, email_id: str) -> HTTPResponse:
-    """The verification link of one of the person's unverified addresses again (409 when it is
+    """Send an address's verification link again.
+
+    The verification link of one of the person's unverified addresses again (409 when it is
     verified); 5 an hour per person, and the address's own ceiling."""
     session = await require_session(request)
     address = await service.find(session.user, email_id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.http.openapi import STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import STRING, TIMESTAMP, described, reply_of, shape
 from app.identity.address.service import Address
 
 
@@ -12,6 +12,11 @@ def address_json(address: Address) -> dict:
             "created_at": address.created_at.isoformat()}
 
 
-ADDRESS_SHAPE = shape(id=STRING, email=STRING, primary={"type": "boolean"}, verified={"type": "boolean"},
-                      verified_at={"type": ["string", "null"], "format": "date-time"}, created_at=TIMESTAMP)
-ADDRESSES = reply_of(emails={"type": "array", "items": ADDRESS_SHAPE})
+ADDRESS_SHAPE = shape(id=described(STRING, "The address's id."), email=described(STRING, "The address."),
+                      primary=described({"type": "boolean"}, "Whether it is the primary address (the sign-in one)."),
+                      verified=described({"type": "boolean"}, "Whether its link was followed."),
+                      verified_at=described({"type": ["string", "null"], "format": "date-time"},
+                                            "When it was verified."),
+                      created_at=described(TIMESTAMP, "When it was added."))
+ADDRESSES = reply_of(emails=described({"type": "array", "items": ADDRESS_SHAPE},
+                                      "The person's addresses: the primary one and the recovery ones."))

@@ -35,6 +35,10 @@ def _flag(request: Request, name: str) -> bool:
 
 @bp.post("/v1/authz/decide", ctx_auth="service", ctx_body=DecideBody)
 async def decide(request: Request) -> HTTPResponse:
+    """Decide whether a user may use a product in an account (and with which role): `{permitido, motivo, papel, nivel}`.
+
+    Service credential only. 422 `UndeclaredRole` when `papel` is not declared; 503 on a database error, never a deny.
+    """
     require_service(request)
     body = read_body(request, DecideBody)
     async with database_or_503():
@@ -45,6 +49,10 @@ async def decide(request: Request) -> HTTPResponse:
 
 @bp.get("/v1/authz/eu", ctx_query=("sub", "tenant"), ctx_auth="session|service")
 async def me(request: Request) -> HTTPResponse:
+    """List a user's grants in an account.
+
+    The service credential (query `sub` and `tenant`) or the user's own session (query `tenant`). 400 `InvalidInput`
+    without them."""
     if is_service(request):
         sub = request.args.get("sub")
         if not sub:
@@ -63,6 +71,9 @@ async def me(request: Request) -> HTTPResponse:
 
 @bp.get("/v1/authz/produtos", ctx_auth="service")
 async def catalog(request: Request) -> HTTPResponse:
+    """List the product catalogue: each product with its roles and their levels.
+
+    Service credential only."""
     require_service(request)
     async with database_or_503():
         products = await service.catalog()
@@ -71,6 +82,9 @@ async def catalog(request: Request) -> HTTPResponse:
 
 @bp.get("/v1/tenants/<tenant_id:slug>/acessos", ctx_query=("produto", "user_id"), ctx_auth="service")
 async def list_grants(request: Request, tenant_id: str) -> HTTPResponse:
+    """List an account's grants, optionally of one product (`produto`) or user (`user_id`).
+
+    Service credential only."""
     require_service(request)
     tenant = service.check_tenant(tenant_id)
     async with database_or_503():
@@ -82,6 +96,9 @@ async def list_grants(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.post("/v1/tenants/<tenant_id:slug>/acessos", ctx_auth="service", ctx_body=GrantBody,
          ctx_responses=answers({200: None, 201: None}))
 async def grant(request: Request, tenant_id: str) -> HTTPResponse:
+    """Grant a user a role in a product of an account (201 new, 200 changed).
+
+    Service credential only. 422 `UndeclaredRole` when `papel` is not declared for the product."""
     require_service(request)
     tenant = service.check_tenant(tenant_id)
     body = read_body(request, GrantBody)
@@ -93,6 +110,9 @@ async def grant(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.delete("/v1/tenants/<tenant_id:slug>/acessos/<user_id:id>/<produto:slug>", ctx_auth="service",
            ctx_responses=answers({204: NO_CONTENT}))
 async def revoke_grant(request: Request, tenant_id: str, user_id: str, produto: str) -> HTTPResponse:
+    """Revoke a user's grant to a product of an account.
+
+    Service credential only; 204 whether or not it existed."""
     require_service(request)
     async with database_or_503():
         await service.revoke_grant(service.check_tenant(tenant_id), user_id, produto)
@@ -101,6 +121,9 @@ async def revoke_grant(request: Request, tenant_id: str, user_id: str, produto: 
 
 @bp.get("/v1/tenants/<tenant_id:slug>/authz/decisoes", ctx_query=("negadas", "limite"), ctx_auth="service")
 async def decisions(request: Request, tenant_id: str) -> HTTPResponse:
+    """List an account's recent authorization decisions, newest first.
+
+    Service credential only. `negadas` (`true`/`false`) keeps the denials; `limite` 1 to 500 (default 50)."""
     require_service(request)
     limit = int_param(request, "limite", default=50, low=1, high=500)
     tenant = service.check_tenant(tenant_id)
@@ -112,6 +135,9 @@ async def decisions(request: Request, tenant_id: str) -> HTTPResponse:
 
 @bp.get("/v1/tenants/<tenant_id:slug>/produtos", ctx_auth="service")
 async def list_subscriptions(request: Request, tenant_id: str) -> HTTPResponse:
+    """List an account's product subscriptions.
+
+    Service credential only."""
     require_service(request)
     tenant = service.check_tenant(tenant_id)
     async with database_or_503():
@@ -121,6 +147,9 @@ async def list_subscriptions(request: Request, tenant_id: str) -> HTTPResponse:
 
 @bp.post("/v1/tenants/<tenant_id:slug>/produtos", ctx_auth="service", ctx_body=SubscriptionBody)
 async def subscribe(request: Request, tenant_id: str) -> HTTPResponse:
+    """Set an account's subscription to a product: `ativo`, `suspenso` or `cancelado`.
+
+    Service credential only."""
     require_service(request)
     tenant = service.check_tenant(tenant_id)
     body = read_body(request, SubscriptionBody)

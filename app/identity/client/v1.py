@@ -19,6 +19,9 @@ bp = Blueprint("identity_client")
 
 @bp.post("/v1/clients", ctx_auth="service", ctx_body=ClientBody, ctx_responses=answers({201: None}))
 async def register_client(request: Request) -> HTTPResponse:
+    """Register an OAuth client with its redirect URIs.
+
+    Service credential only. 201 with the client."""
     require_service(request)
     body = read_body(request, ClientBody)
     async with db.transaction() as conn:
@@ -30,5 +33,8 @@ async def register_client(request: Request) -> HTTPResponse:
 
 @bp.get("/v1/clients/<client_id:client>", ctx_auth="service")
 async def get_client(request: Request, client_id: str) -> HTTPResponse:
+    """Retrieve an OAuth client.
+
+    Service credential only; 404 for an unknown client."""
     require_service(request)
     return reply(request, {"client": client_json(await service.get_client(client_id))})

@@ -20,6 +20,11 @@ bp = Blueprint("identity_login")
 
 @bp.post("/v1/auth/login", ctx_body=LoginBody, ctx_responses=answers({200: LOGIN}))
 async def login(request: Request) -> HTTPResponse:
+    """Log in with an e-mail address and a password.
+
+    No credential. Answers a session (`token`, `expires_at`, `session`, `user`), or, with a confirmed second factor,
+    `two_factor_required: true`, `token: null` and a `ticket` for `POST /v1/2fa/check` with the `methods` it takes. 401
+    `InvalidCredentials` for a wrong address or password; 429 past the login's throttle."""
     body = read_body(request, LoginBody)
     caller = throttle.caller(request)
     user = await steps.password_step(caller, body.email, body.password)
@@ -32,6 +37,10 @@ async def login(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/2fa/check", ctx_body=CheckBody, ctx_responses=answers({200: LOGIN}))
 async def two_factor_check(request: Request) -> HTTPResponse:
+    """Complete a login with its second step: the login's `ticket` and a `code` or a `recovery_code`.
+
+    No credential. Answers the session, as a login without a second factor. 401 for a wrong code or a ticket that is not
+    valid (expired, superseded); 429 past the second step's throttle (5 failures per login)."""
     body = read_body(request, CheckBody)
     session, token, user = await steps.second_step(throttle.caller(request), body.ticket, body.code,
                                                    body.recovery_code)

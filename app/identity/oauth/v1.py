@@ -86,7 +86,9 @@ def _redirect_error(redirect_uri: str, state: str | None, error: str, descriptio
 @bp.get("/authorize", ctx_query=AUTHORIZE_PARAMS, ctx_query_unknown="ignore",
         ctx_responses=answers({**PAGES, 303: REDIRECT}))
 async def authorize(request: Request) -> HTTPResponse:
-    """The authorization endpoint (code flow with PKCE S256): the sign-in page, or back to the
+    """Start an OAuth authorization (code flow with PKCE).
+
+    The authorization endpoint (code flow with PKCE S256): the sign-in page, or back to the
     client's registered redirect URI with an error."""
     args = {name: request.args.get(name) for name in AUTHORIZE_PARAMS}
     client = await service.client_for(args["client_id"], args["redirect_uri"])
@@ -236,7 +238,9 @@ async def userinfo(request: Request) -> HTTPResponse:
         ctx_auth="session|accessToken", ctx_unverified=True,
         ctx_responses=answers({200: views.LOGGED_OUT, 303: REDIRECT, 401: views.OAUTH_ERROR}))
 async def logout(request: Request) -> HTTPResponse:
-    """Ends the session of a Bearer token (a session token or an access token); or, for a
+    """Log out of an OAuth session.
+
+    Ends the session of a Bearer token (a session token or an access token); or, for a
     browser, the session named by ``id_token_hint``, then returns to a registered
     ``post_logout_redirect_uri``."""
     presented = bearer(request)

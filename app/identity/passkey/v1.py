@@ -36,6 +36,9 @@ def relying_party(request: Request) -> service.RelyingParty:
 
 @bp.post("/v1/passkeys/register/options", ctx_auth="session", ctx_optional_body=EmptyBody)
 async def register_options(request: Request) -> HTTPResponse:
+    """Start adding a passkey: a `challenge_id` and the WebAuthn options for `navigator.credentials.create`.
+
+    The person's own session, re-authenticated lately (403 `ReauthRequired` otherwise)."""
     session = await require_session(request)
     read_optional_body(request, EmptyBody)
     await require_recent(session)
@@ -46,6 +49,9 @@ async def register_options(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/passkeys/register", ctx_auth="session", ctx_body=FinishBody, ctx_responses=answers({201: None}))
 async def register(request: Request) -> HTTPResponse:
+    """Add a passkey: the browser's new credential for the challenge of `POST /v1/passkeys/register/options`.
+
+    The person's own session, re-authenticated lately (403 `ReauthRequired` otherwise). 201 `{passkey}`."""
     session = await require_session(request)
     body = read_body(request, FinishBody)
     await require_recent(session)
@@ -62,6 +68,9 @@ async def register(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/passkeys/login/options", ctx_optional_body=LoginOptionsBody)
 async def login_options(request: Request) -> HTTPResponse:
+    """Start a passkey login: a `challenge_id` and the WebAuthn options for `navigator.credentials.get`.
+
+    No credential. Give `email`, or omit it for a discoverable credential."""
     body = read_optional_body(request, LoginOptionsBody)
     async with db.transaction() as conn:
         challenge_id, options = await service.begin_login(conn, body.email, relying_party(request))
@@ -70,6 +79,10 @@ async def login_options(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/passkeys/login", ctx_body=FinishLoginBody, ctx_responses=answers({200: LOGIN}))
 async def passkey_login(request: Request) -> HTTPResponse:
+    """Log in with a passkey: the browser's credential for the challenge of `POST /v1/passkeys/login/options`.
+
+    No credential. Answers the session, as a login. 401 `PasskeyRejected` when the credential does not answer the
+    challenge; 400 `ChallengeExpired` for a challenge used or expired; 429 past the throttle."""
     body = read_body(request, FinishLoginBody)
     user = await steps.passkey_step(relying_party(request), body.challenge_id, body.credential)
     caller = throttle.caller(request)
@@ -80,6 +93,9 @@ async def passkey_login(request: Request) -> HTTPResponse:
 
 @bp.get("/v1/passkeys", ctx_auth="session")
 async def list_passkeys(request: Request) -> HTTPResponse:
+    """List the person's passkeys.
+
+    The person's own session."""
     session = await require_session(request)
     return reply(request, {"passkeys": [passkey_json(row) for row in await service.passkeys_of(session.user_id)]})
 
@@ -97,7 +113,9 @@ async def rename_passkey(request: Request, passkey_id: str) -> HTTPResponse:
 
 @bp.delete("/v1/passkeys/<passkey_id:id>", ctx_auth="session", ctx_optional_body=PasswordBody)
 async def delete_passkey(request: Request, passkey_id: str) -> HTTPResponse:
-    """Removes a passkey: with the password, or (no body) on a session re-authenticated lately, as
+    """Remove a passkey.
+
+    Removes a passkey: with the password, or (no body) on a session re-authenticated lately, as
     the console asks it ("Confirm it is you") for every guarded write."""
     session = await require_session(request)
     body = read_optional_body(request, PasswordBody)

@@ -21,6 +21,10 @@ bp = Blueprint("identity_password")
 
 @bp.post("/v1/auth/password/reset", ctx_body=ResetRequestBody, ctx_responses=answers({202: None}))
 async def request_reset(request: Request) -> HTTPResponse:
+    """Send a password-reset link to an e-mail address.
+
+    No credential. 202 always, whether or not the address has an account: the link goes to the account whose primary
+    address it is, or else to each account with it as a verified recovery address. 429 past the limits."""
     body = read_body(request, ResetRequestBody)
     email = check_email(body.email)
     caller = throttle.caller(request)
@@ -38,7 +42,9 @@ async def request_reset(request: Request) -> HTTPResponse:
 @bp.post("/v1/auth/password/reset/send-otp", ctx_body=ResetCodeBody, ctx_responses=answers({202: None}),
          ctx_errors=(429,))
 async def send_reset_code(request: Request) -> HTTPResponse:
-    """E-mails the code a reset needs when the account's second factor is the e-mail method; the
+    """E-mail the code a password reset needs.
+
+    E-mails the code a reset needs when the account's second factor is the e-mail method; the
     same answer for any token (valid or not, e-mail method or not)."""
     body = read_body(request, ResetCodeBody)
     caller = throttle.caller(request)
@@ -61,6 +67,10 @@ async def send_reset_code(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/auth/password/reset/confirm", ctx_body=ResetConfirmBody)
 async def confirm_reset(request: Request) -> HTTPResponse:
+    """Set a new password with a reset link's token; every session of the person is revoked.
+
+    No credential. 400 `InvalidInput` for a token that is not valid; 400 `TwoFactorMissing` when the account has a
+    second factor and neither `code` nor `recovery_code` was given; 422 `WeakPassword`; 429 past the limits."""
     body = read_body(request, ResetConfirmBody)
     caller = throttle.caller(request)
     async with throttle.failures(caller.counters, (throttle.recovery_ip(), caller.ip),

@@ -22,6 +22,9 @@ bp = Blueprint("identity_provisioning")
         ctx_responses=answers({200: {"type": "object", "required": ["exists"],
                                      "properties": {"exists": {"type": "boolean"}}}}))
 async def lookup(request: Request) -> HTTPResponse:
+    """Tell whether an e-mail address belongs to an account (`{exists}`).
+
+    Service credential only. 400 `InvalidInput` without `email` (or with one over 320 characters)."""
     require_service(request)
     email = request.args.get("email") or ""
     if not email or len(email) > 320:
@@ -32,6 +35,10 @@ async def lookup(request: Request) -> HTTPResponse:
 @bp.delete("/internal/v1/users/<user_id:id>", ctx_auth="service", ctx_errors=(409,),
            ctx_responses=answers({204: NO_CONTENT}))
 async def withdraw(request: Request, user_id: str) -> HTTPResponse:
+    """Withdraw a user a sign-up has just made, when the platform could not finish the sign-up.
+
+    Service credential only; 204 when done (and when there is no such user any more). 409 for a user not made by a
+    sign-up moments ago, or who has signed in."""
     require_service(request)
     async with db.transaction() as conn:
         await service.withdraw(conn, user_id)

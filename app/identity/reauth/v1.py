@@ -34,7 +34,9 @@ def _accepted(request: Request) -> tuple[str, ...]:
 
 @bp.get("/v1/auth/reauth", ctx_auth="session", ctx_query=("accepted",))
 async def status(request: Request) -> HTTPResponse:
-    """Whether the session's last proof is recent and of an accepted method (query ``accepted``,
+    """Tell whether the session re-authenticated lately.
+
+    Whether the session's last proof is recent and of an accepted method (query ``accepted``,
     comma-separated; all four by default), and what the person can present."""
     session = await require_session(request)
     return reply(request, await service.status(session, _accepted(request)))
@@ -42,7 +44,9 @@ async def status(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/auth/reauth/start", ctx_auth="session", ctx_body=StartBody, ctx_errors=(429,))
 async def start(request: Request) -> HTTPResponse:
-    """``email_otp``: e-mails a code to the verified address ``email_id``; ``passkey``: WebAuthn
+    """Start a re-authentication that needs a step first (an e-mailed code, a passkey).
+
+    ``email_otp``: e-mails a code to the verified address ``email_id``; ``passkey``: WebAuthn
     request options listing the person's passkeys."""
     session = await require_session(request)
     body = read_body(request, StartBody)
@@ -52,7 +56,9 @@ async def start(request: Request) -> HTTPResponse:
 @bp.post("/v1/auth/reauth", ctx_auth="session", ctx_body=ReauthBody, ctx_responses=answers({200: REAUTH}),
          ctx_errors=(403, 429))
 async def reauthenticate(request: Request) -> HTTPResponse:
-    """Presents a credential on this session again (``method``: password, totp, email_otp or
+    """Re-authenticate: present a credential again on this session.
+
+    Presents a credential on this session again (``method``: password, totp, email_otp or
     passkey; without one, the password and the app code when the account has one)."""
     session = await require_session(request)
     body = read_body(request, ReauthBody)

@@ -25,6 +25,9 @@ def _limit(request: Request) -> int:
 
 @bp.get("/v1/auth/events", ctx_auth="session", ctx_query=("before", "limit"), ctx_responses=answers({200: EVENTS}))
 async def events(request: Request) -> HTTPResponse:
+    """List the person's security events (logins, changes of password, factors, addresses), newest first.
+
+    The person's own session. Page with `before` (the `next_before` of the last page) and `limit`."""
     session = await require_session(request)
     rows, more = await service.page(session.user_id, request.args.get("before") or None, _limit(request))
     return reply(request, {"events": [event_json(row) for row in rows], "has_more": more,

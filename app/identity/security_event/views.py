@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.http.openapi import STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import STRING, TIMESTAMP, described, reply_of, shape
 from models.identity import SecurityEvent
 
 
@@ -11,7 +11,12 @@ def event_json(row: SecurityEvent) -> dict:
             "details": row.details or {}, "created_at": row.created_at.isoformat()}
 
 
-EVENT_SHAPE = shape(id=STRING, kind=STRING, ip=STRING, user_agent=STRING, details={"type": "object"},
-                    created_at=TIMESTAMP)
-EVENTS = reply_of(events={"type": "array", "items": EVENT_SHAPE}, has_more={"type": "boolean"},
-                  next_before={"type": ["string", "null"]})
+EVENT_SHAPE = shape(id=described(STRING, "The event's id."),
+                    kind=described(STRING, "What happened (a login, a password or address change ...)."),
+                    ip=described(STRING, "The address it came from."),
+                    user_agent=described(STRING, "The browser or program it came from."),
+                    details=described({"type": "object"}, "More about it, by kind."),
+                    created_at=described(TIMESTAMP, "When it happened."))
+EVENTS = reply_of(events=described({"type": "array", "items": EVENT_SHAPE}, "The events, newest first."),
+                  has_more=described({"type": "boolean"}, "Whether there are older events."),
+                  next_before=described({"type": ["string", "null"]}, "Give it as `before` for the next page."))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from app.identity.user.views import USER_SHAPE, user_json
 from models.identity import Session, SupportSeat, User
 
@@ -34,16 +34,33 @@ def validation_json(session: Session, seat: SupportSeat | None = None) -> dict:
 
 
 # The answers' shapes, for the OpenAPI document (app/http/openapi.py).
-SESSION_SHAPE = shape("current", id=STRING, user_agent=NULLABLE_STRING, ip=NULLABLE_STRING, method=STRING,
-                      created_at=TIMESTAMP, last_seen_at=TIMESTAMP, idle_expires_at=TIMESTAMP, expires_at=TIMESTAMP,
-                      current={"type": "boolean"})
-SUPPORT_SEAT = {"anyOf": [shape(id=STRING, tenant=STRING, expires_at=TIMESTAMP), {"type": "null"}]}
-VALIDATION = reply_of(valid={"const": True}, user=USER_SHAPE,
-                      session={**SESSION_SHAPE, "properties": {**SESSION_SHAPE["properties"], "support": SUPPORT_SEAT},
-                               "required": [*SESSION_SHAPE["required"], "support"]})
-SESSIONS = reply_of(sessions={"type": "array", "items": SESSION_SHAPE})
+SESSION_SHAPE = shape(
+    "current", id=described(STRING, "The session's id."),
+    user_agent=described(NULLABLE_STRING, "The browser or program that opened it."),
+    ip=described(NULLABLE_STRING, "The address it was opened from."),
+    method=described(STRING, "How it was opened (`password`, `passkey` ...)."),
+    created_at=described(TIMESTAMP, "When it was opened."), last_seen_at=described(TIMESTAMP, "When it was last used."),
+    idle_expires_at=described(TIMESTAMP, "When it ends unless used before."),
+    expires_at=described(TIMESTAMP, "When it ends in any case."),
+    current=described({"type": "boolean"}, "Whether it is the session making this request."))
+_USER = described(USER_SHAPE, "The session's user.")
+SUPPORT_SEAT = described({"anyOf": [shape(id=described(STRING, "The support session's id."),
+                                          tenant=described(STRING, "The account entered, read-only."),
+                                          expires_at=described(TIMESTAMP, "When the support session ends."))
+                                    , {"type": "null"}]},
+                         "The support session this session is inside (read-only), or null.")
+_SESSION = described({**SESSION_SHAPE, "properties": {**SESSION_SHAPE["properties"], "support": SUPPORT_SEAT},
+                      "required": [*SESSION_SHAPE["required"], "support"]}, "The session.")
+VALIDATION = reply_of(valid=described({"const": True}, "True: the token is a live session."), user=_USER,
+                      session=_SESSION)
+SESSIONS = reply_of(sessions=described({"type": "array", "items": SESSION_SHAPE}, "The person's live sessions."))
+_SECOND_STEP = described({"const": True}, "True: send the `ticket` to `POST /v1/2fa/check` with a code.")
 # A login either opens a session or asks for the second step (app/identity/login/v1.py).
-LOGIN = {"anyOf": [reply_of(two_factor_required={"const": False}, token=STRING, token_type={"const": "Bearer"},
-                            expires_at=TIMESTAMP, session=SESSION_SHAPE, user=USER_SHAPE),
+LOGIN = {"anyOf": [reply_of(two_factor_required=described({"const": False}, "False: the session is open."),
+                            token=described(STRING, "The session token: `Authorization: Bearer <token>`."),
+                            token_type=described({"const": "Bearer"}, "`Bearer`."),
+                            expires_at=described(TIMESTAMP, "When the session ends in any case."),
+                            session=_SESSION, user=_USER),
                    {"type": "object", "required": ["two_factor_required", "token", "RequestId"],
-                    "properties": {"two_factor_required": {"const": True}, "token": {"type": "null"}}}]}
+                    "properties": {"two_factor_required": _SECOND_STEP,
+                                   "token": described({"type": "null"}, "Null until the second step.")}}]}

@@ -18,6 +18,9 @@ bp = Blueprint("identity_session_token")
 
 @bp.post("/v1/auth/session-token", ctx_auth="session")
 async def session_token(request: Request) -> HTTPResponse:
+    """Issue the dashboard's session JWT for the calling session.
+
+    The session's opaque token: `{token, token_type, expires_at, session_id, user_id}`."""
     session = await require_session(request)
     token, expires_at = await service.issue(session, request.app.ctx.settings.url_of("identity"))
     return reply(request, {"token": token, "token_type": "Bearer", "expires_at": expires_at.isoformat(),

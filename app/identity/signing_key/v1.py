@@ -15,6 +15,9 @@ bp = Blueprint("identity_signing_key")
 
 @bp.post("/v1/auth/keys/rotate", ctx_auth="service", ctx_responses=answers({201: None}))
 async def rotate_keys(request: Request) -> HTTPResponse:
+    """Rotate the signing key of tokens: a new key becomes active and the active one retires.
+
+    Service credential only. 201 `{kid, status}`."""
     require_service(request)
     async with db.transaction() as conn:
         key = await service.rotate(conn)

@@ -34,12 +34,19 @@ async def _with_password(request: Request) -> Session:
 
 @bp.get("/v1/2fa", ctx_auth="session")
 async def state(request: Request) -> HTTPResponse:
+    """Retrieve the state of the session's second factor: its status and method.
+
+    The person's own session."""
     session = await require_session(request)
     return reply(request, await service.state(session.user))
 
 
 @bp.post("/v1/2fa/setup", ctx_auth="session", ctx_body=PasswordBody)
 async def setup(request: Request) -> HTTPResponse:
+    """Start setting up an authenticator app: a new secret and its `otpauth://` URL (`status: pending`).
+
+    The person's own session, with their password (401 for a wrong one, 429 past the login's throttle). 409 when a
+    second factor is already on."""
     user = (await _with_password(request)).user
     async with db.transaction() as conn:
         secret = await service.start_setup(conn, user)
@@ -49,6 +56,10 @@ async def setup(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/2fa/verify", ctx_auth="session", ctx_body=CodeBody)
 async def verify(request: Request) -> HTTPResponse:
+    """Confirm an authenticator app with a code from it; answers the recovery codes, shown once.
+
+    The person's own session. 401 `TwoFactorFailed` for a wrong code; 409 when there is no set-up waiting; 429 past the
+    second step's throttle."""
     session = await require_session(request)
     body = read_body(request, CodeBody)
     user, caller = session.user, throttle.caller(request)
@@ -61,6 +72,9 @@ async def verify(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/2fa/disable", ctx_auth="session", ctx_body=PasswordBody)
 async def disable(request: Request) -> HTTPResponse:
+    """Turn the second factor off (app or e-mail) and remove its recovery codes.
+
+    The person's own session, with their password (401 for a wrong one; the login's throttle applies, 429)."""
     session = await _with_password(request)
     async with db.transaction() as conn:
         await service.disable(conn, session.user)
@@ -87,6 +101,10 @@ async def resend(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/2fa/recovery-codes", ctx_auth="session", ctx_body=PasswordBody)
 async def regenerate(request: Request) -> HTTPResponse:
+    """Replace the recovery codes with new ones, shown once.
+
+    The person's own session, with their password (401 for a wrong one, 429 past the login's throttle). 409 when the
+    second factor is off."""
     session = await _with_password(request)
     caller = throttle.caller(request)
     async with db.transaction() as conn:
@@ -97,7 +115,9 @@ async def regenerate(request: Request) -> HTTPResponse:
 
 @bp.post("/v1/auth/recovery-codes", ctx_auth="session", ctx_errors=(403, 409))
 async def regenerate_after_reauth(request: Request) -> HTTPResponse:
-    """New recovery codes on a session whose last proof is a recent app code or e-mailed code
+    """Replace the recovery codes after a recent second-factor proof.
+
+    New recovery codes on a session whose last proof is a recent app code or e-mailed code
     (reauth/service.py ``SECOND_FACTOR``), instead of the password in the body."""
     session = await require_session(request)
     await require_recent(session, SECOND_FACTOR)

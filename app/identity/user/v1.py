@@ -38,6 +38,10 @@ def _address_limits(request: Request, per_ip: throttle.Limit, email: str) -> tup
 
 @bp.post("/v1/users", strict_slashes=False, ctx_body=CreateUserBody, ctx_responses=answers({201: USER}))
 async def create_user(request: Request) -> HTTPResponse:
+    """Create a user (sign up) with an e-mail address, a password and a name; a verification link is sent.
+
+    No credential. 201 `{user}`; 409 `Conflict` when the address has an account (case-insensitive); 422 `WeakPassword`;
+    429 `TooManyAttempts` past the limits per address."""
     body = read_body(request, CreateUserBody)
     email = service.check_email(body.email)
     name = service.check_name(body.name)
@@ -58,6 +62,9 @@ async def create_user(request: Request) -> HTTPResponse:
 
 @bp.get("/v1/users/<user_id:id>", ctx_auth="session|service", ctx_responses=answers({200: USER}))
 async def get_user(request: Request, user_id: str) -> HTTPResponse:
+    """Retrieve a user.
+
+    The user's own session, or the service credential."""
     session = None if is_service(request) else await require_session(request)
     user = await service.visible_user(user_id, session)
     return reply(request, {"user": user_json(user)})
@@ -66,6 +73,11 @@ async def get_user(request: Request, user_id: str) -> HTTPResponse:
 @bp.patch("/v1/users/<user_id:id>", ctx_auth="session|service", ctx_body=PatchUserBody,
           ctx_responses=answers({200: USER}))
 async def patch_user(request: Request, user_id: str) -> HTTPResponse:
+    """Change a user's name or e-mail address; a new address becomes unverified and a verification link goes to it.
+
+    The user's own session (re-authenticated lately for a new address: 403 `ReauthRequired`), or the service credential.
+    400 without `name` or `email`; 409 when the address has an account, or while the e-mail second factor is on; 429
+    past the limits on e-mail changes."""
     body = read_body(request, PatchUserBody)
     if body.email is None and body.name is None:
         raise errors.InvalidInput("Give 'name' and/or 'email' to change.", details={"body": "name or email required"})
@@ -90,6 +102,9 @@ async def patch_user(request: Request, user_id: str) -> HTTPResponse:
 
 @bp.post("/v1/auth/verify", ctx_body=TokenBody)
 async def verify_email(request: Request) -> HTTPResponse:
+    """Verify an e-mail address with the token of the link sent to it.
+
+    No credential. Invalid, expired and used tokens answer the same 400 `InvalidInput`."""
     body = read_body(request, TokenBody)
     async with db.transaction() as conn:
         user = await service.verify_email(conn, body.token)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from models.identity import User
 
 
@@ -16,6 +16,11 @@ def user_json(user: User) -> dict:
 
 
 # The answers' shapes, for the OpenAPI document (app/http/openapi.py).
-USER_SHAPE = shape(id=STRING, email=STRING, name=NULLABLE_STRING, email_verified={"type": "boolean"},
-                   email_verified_at={"type": ["string", "null"], "format": "date-time"}, created_at=TIMESTAMP)
-USER = reply_of(user=USER_SHAPE)
+USER_SHAPE = shape(id=described(STRING, "The user's id (`usr_...`)."),
+                   email=described(STRING, "The primary e-mail address."),
+                   name=described(NULLABLE_STRING, "The person's name."),
+                   email_verified=described({"type": "boolean"}, "Whether the primary address is verified."),
+                   email_verified_at=described({"type": ["string", "null"], "format": "date-time"},
+                                               "When it was verified."),
+                   created_at=described(TIMESTAMP, "When the user was made."))
+USER = reply_of(user=described(USER_SHAPE, "The user."))

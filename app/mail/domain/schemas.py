@@ -11,5 +11,7 @@ class DomainAdd(SnakeBody):
     model_config = example({"name": "example.com", "dmarc": True})
 
     name: str = Field(min_length=1, max_length=253)
+    """The domain (`example.com`)."""
     # Publish (and report) a DMARC record too.
     dmarc: bool = False
+    """Whether to publish (and report) a DMARC record too."""

@@ -4,21 +4,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 
-RECORD = shape(purpose=STRING, type=STRING, name=STRING, value=STRING, required={"type": "boolean"})
-FOUND = {"type": "object", "properties": {"purpose": STRING, "type": STRING, "name": STRING,
-                                          "required": {"type": "boolean"}, "found": {"type": ["boolean", "null"]},
-                                          "reason": STRING}}
-DOMAIN_SHAPE = shape(name=STRING, verified={"type": "boolean"}, status={"enum": ["verified", "unverified",
-                                                                                 "unconfirmed"]},
-                     dns_status={"enum": ["ok", "pending"]}, usable_for={"type": "array", "items": STRING},
-                     records={"type": "array", "items": RECORD}, verified_at=NULLABLE_STRING,
-                     checked_at=NULLABLE_STRING, created_at=TIMESTAMP,
-                     last_check={"type": ["object", "null"], "properties": {
-                         "outcome": STRING, "checked_at": TIMESTAMP, "records": {"type": "array", "items": FOUND}}})
-DOMAIN = reply_of(domain=DOMAIN_SHAPE)
-DOMAINS = reply_of(domains={"type": "array", "items": DOMAIN_SHAPE})
+_PURPOSE = described(STRING, "What the record is for: `spf`, `dkim`, `return-path` or `dmarc`.")
+_TYPE = described(STRING, "The DNS record's type (`TXT`, `CNAME`).")
+_NAME = described(STRING, "The DNS name to publish it at.")
+_REQUIRED = described({"type": "boolean"}, "Whether verification needs it (SPF and DKIM); the others are reported.")
+RECORD = shape(purpose=_PURPOSE, type=_TYPE, name=_NAME, value=described(STRING, "The value to publish."),
+               required=_REQUIRED)
+FOUND = {"type": "object", "properties": {
+    "purpose": _PURPOSE, "type": _TYPE, "name": _NAME, "required": _REQUIRED,
+    "found": described({"type": ["boolean", "null"]}, "Whether the check found it as it should be."),
+    "reason": described(STRING, "Why it was not, when it was not.")}}
+DOMAIN_SHAPE = shape(
+    name=described(STRING, "The domain."), verified=described({"type": "boolean"}, "Whether it is verified."),
+    status=described({"enum": ["verified", "unverified", "unconfirmed"]}, "Its state (`unconfirmed`: verified, "
+                     "but its DNS has not answered for 72 hours since its last conclusive check)."),
+    dns_status=described({"enum": ["ok", "pending"]}, "Whether its required records are in place."),
+    usable_for=described({"type": "array", "items": STRING}, "Where it may be the sender (`emails/send` ...)."),
+    records=described({"type": "array", "items": RECORD}, "The DNS records to publish."),
+    verified_at=described(NULLABLE_STRING, "When it was verified."),
+    checked_at=described(NULLABLE_STRING, "When its records were last checked."),
+    created_at=described(TIMESTAMP, "When it was added."),
+    last_check=described({"type": ["object", "null"], "properties": {
+        "outcome": described(STRING, "`verified`, `failed` (a required record missing or different) or "
+                                     "`unreachable` (DNS did not answer: nothing concluded)."),
+        "checked_at": described(TIMESTAMP, "When."),
+        "records": described({"type": "array", "items": FOUND}, "What was found, per record.")}},
+        "The last verification attempt, or null."))
+DOMAIN = reply_of(domain=described(DOMAIN_SHAPE, "The domain."))
+DOMAINS = reply_of(domains=described({"type": "array", "items": DOMAIN_SHAPE}, "The account's sending domains."))
 
 
 def _record(record: dict[str, Any]) -> dict[str, Any]:

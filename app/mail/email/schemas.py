@@ -67,8 +67,11 @@ Recipient = Annotated[str, AfterValidator(_recipient)]
 class Attachment(SnakeBody):
     """A file: ``content`` base64, at most 10 MB decoded per message (all files together)."""
     filename: Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_one_line)]
+    """The file's name as recipients see it; types mail clients block (`exe`, `bat` ...) are a 422."""
     content: Annotated[str, Field(min_length=1, max_length=15 * 1024 * 1024)]
+    """The file, base64 (10 MB decoded per message, all files together)."""
     content_type: Annotated[str, Field(min_length=3, max_length=255)] | None = None
+    """Its MIME type (`application/pdf`)."""
 Recipients = Annotated[list[Recipient], Field(max_length=MAX_RECIPIENTS)]
 
 
@@ -78,19 +81,32 @@ class EmailCreate(SnakeBody):
                             "html": "<p>It is on its way.</p>"})
 
     from_: Annotated[str, Field(max_length=512, alias="from"), AfterValidator(_sender)]
+    """The sender: a mailbox of the account (of the key's mode), with a display name or not; else 422."""
     to: Recipient | Annotated[list[Recipient], Field(min_length=1, max_length=MAX_RECIPIENTS)]
+    """The recipient, or a list of them; each gets a message of their own."""
     cc: Recipients = Field(default_factory=list)
+    """Copied recipients."""
     bcc: Recipients = Field(default_factory=list)
+    """Blind-copied recipients."""
     subject: Annotated[str, Field(min_length=1, max_length=998), AfterValidator(_one_line)]
+    """The subject line (one line, at most 998 characters)."""
     text: Annotated[str, Field(min_length=1)] | None = None
+    """The plain-text body; `text` or `html` (or both) is required."""
     html: Annotated[str, Field(min_length=1)] | None = None
+    """The HTML body."""
     reply_to: Recipient | Annotated[list[Recipient], Field(max_length=10)] | None = None
+    """Where replies go: one address or a list (at most 10)."""
     headers: Annotated[dict[str, str], Field(max_length=MAX_CUSTOM_HEADERS), AfterValidator(_headers)] | None = None
+    """Custom header fields (at most 50); one Herald writes itself (`From`, `Subject`, `X-Herald-*` ...) is a 400."""
     attachments: Annotated[list[Attachment], Field(max_length=20)] | None = None
+    """Files (at most 20), 10 MB decoded per message in all."""
     # RFC 3339, at most 72 hours ahead (the platform checks it): POST /v1/emails/{id}/cancel before then
     scheduled_at: Annotated[str, Field(max_length=40)] | None = None
+    """When to deliver it (RFC 3339 with its offset, at most 72 hours ahead)."""
     tags: dict[str, Annotated[str, Field(max_length=256)]] | None = None
+    """Your labels (name to value, values at most 256 characters)."""
     idempotency_key: Annotated[str, AfterValidator(_idempotency_key)] | None = None
+    """As the `Idempotency-Key` header: the same key again answers the first messages, nothing sent twice."""
 
     @model_validator(mode="after")
     def needs_a_body(self) -> "EmailCreate":

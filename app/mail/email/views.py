@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import STRING, reply_of
+from app.http.openapi import STRING, described, reply_of
 from app.mail.email.service import Sent
 
-ACCEPTED = reply_of(id=STRING, ids={"type": "array", "items": STRING}, status={"const": "queued"},
-                    reused_idempotency={"type": "boolean"})
+ACCEPTED = reply_of(id=described(STRING, "The first recipient's message id (`msg_...`)."),
+                    ids=described({"type": "array", "items": STRING}, "One message id per recipient, in order."),
+                    status=described({"const": "queued"}, "`queued`: accepted, to be sent."),
+                    reused_idempotency=described({"type": "boolean"}, "True when the idempotency key was used "
+                                                 "before: the first send's messages, nothing sent again."))
 
 
 def accepted_view(sent: Sent) -> dict[str, Any]:

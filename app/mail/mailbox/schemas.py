@@ -34,5 +34,7 @@ class MailboxCreate(SnakeBody):
     model_config = example({"address": "hello@example.com", "name": "Acme"})
 
     address: Address
+    """The mailbox's address, on one of the account's domains (a test key: the sandbox domain too)."""
     # The display name written before the address when mail goes out as this mailbox.
     name: Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_one_line)] | None = None
+    """The display name written before the address when mail goes out as this mailbox."""

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from app.http.responses import iso
 from models.mail import Mailbox
 
-MAILBOX_SHAPE = shape(id=STRING, address=STRING, name=NULLABLE_STRING, domain=STRING,
-                      mode={"enum": ["live", "test"]}, organization_id=STRING, created_at=TIMESTAMP)
-MAILBOX = reply_of(mailbox=MAILBOX_SHAPE)
-MAILBOXES = reply_of(mailboxes={"type": "array", "items": MAILBOX_SHAPE})
+MAILBOX_SHAPE = shape(id=described(STRING, "The mailbox's id (`mbx_...`)."), address=described(STRING, "Its address."),
+                      name=described(NULLABLE_STRING, "The display name mail from it goes out with."),
+                      domain=described(STRING, "Its domain."),
+                      mode=described({"enum": ["live", "test"]}, "The mode of the keys that use it."),
+                      organization_id=described(STRING, "The account's mail organization."),
+                      created_at=described(TIMESTAMP, "When it was made."))
+MAILBOX = reply_of(mailbox=described(MAILBOX_SHAPE, "The mailbox."))
+MAILBOXES = reply_of(mailboxes=described({"type": "array", "items": MAILBOX_SHAPE}, "The account's mailboxes."))
 # The internal listing for the platform's GET /v1/senders.
-ADDRESSES = reply_of(Mailboxes={"type": "array", "items": shape(Address=STRING)})
+ADDRESSES = reply_of(Mailboxes=described({"type": "array", "items": shape(
+    Address=described(STRING, "The mailbox's address."))}, "The account's mailboxes of the mode asked."))
 
 
 def mailbox_view(row: Mailbox, organization_id: str) -> dict[str, Any]:

@@ -5,23 +5,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from app.http.responses import iso
 from app.mail.received import content
 from models.mail import ReceivedMessage
 
-RESULTS = shape(spf=STRING, dkim=STRING, dmarc=STRING)
-SUMMARY_SHAPE = shape(id=STRING, mailbox_id=STRING, mailbox=STRING, **{"from": STRING}, to=STRING, subject=STRING,
-                      envelope_from=STRING, recipient=STRING, size={"type": "integer"}, authentication=RESULTS,
-                      received_at=TIMESTAMP)
-ATTACHMENT_SHAPE = shape(index={"type": "integer"}, filename=NULLABLE_STRING, content_type=STRING,
-                         size={"type": "integer"}, url=STRING)
+_RESULT = "`pass`, `fail`, `none` (no record, or unsigned) or `temperror` (DNS did not answer)"
+RESULTS = described(shape(spf=described(STRING, f"SPF: {_RESULT}; also `softfail`, `neutral`, `permerror`."),
+                          dkim=described(STRING, f"DKIM: {_RESULT}."), dmarc=described(STRING, f"DMARC: {_RESULT}.")),
+                    "What the SMTP server found when the message came in.")
+SUMMARY_SHAPE = shape(id=described(STRING, "The received message's id (`rcv_...`)."),
+                      mailbox_id=described(STRING, "The mailbox's id (`mbx_...`)."),
+                      mailbox=described(STRING, "The mailbox's address."),
+                      **{"from": described(STRING, "The From header.")}, to=described(STRING, "The To header."),
+                      subject=described(STRING, "The subject."),
+                      envelope_from=described(STRING, "The SMTP envelope's sender (MAIL FROM)."),
+                      recipient=described(STRING, "The SMTP envelope's recipient (RCPT TO)."),
+                      size=described({"type": "integer"}, "The message's size in bytes."), authentication=RESULTS,
+                      received_at=described(TIMESTAMP, "When it arrived."))
+ATTACHMENT_SHAPE = shape(index=described({"type": "integer"}, "Its position among the attachments, from 0."),
+                         filename=described(NULLABLE_STRING, "Its file name, as the sender gave it."),
+                         content_type=described(STRING, "Its MIME type, as the sender gave it."),
+                         size=described({"type": "integer"}, "Its size in bytes."),
+                         url=described(STRING, "Where to download it (always as a download)."))
 MESSAGE_SHAPE = {**SUMMARY_SHAPE, "properties": {
-    **SUMMARY_SHAPE["properties"], "date": STRING, "message_id": STRING, "text": NULLABLE_STRING,
-    "html": NULLABLE_STRING, "attachments": {"type": "array", "items": ATTACHMENT_SHAPE}}}
-LISTING = reply_of(messages={"type": "array", "items": SUMMARY_SHAPE}, next_cursor=NULLABLE_STRING,
-                   has_more={"type": "boolean"})
-MESSAGE = reply_of(message=MESSAGE_SHAPE)
+    **SUMMARY_SHAPE["properties"], "date": described(STRING, "The Date header."),
+    "message_id": described(STRING, "The Message-ID header."),
+    "text": described(NULLABLE_STRING, "The plain-text body."),
+    "html": described(NULLABLE_STRING, "The HTML body, the sender's as it came: never show it in your own page."),
+    "attachments": described({"type": "array", "items": ATTACHMENT_SHAPE}, "Its attachments.")}}
+LISTING = reply_of(messages=described({"type": "array", "items": SUMMARY_SHAPE}, "The messages, newest first."),
+                   next_cursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page."),
+                   has_more=described({"type": "boolean"}, "Whether there is a next page."))
+MESSAGE = reply_of(message=described(MESSAGE_SHAPE, "The message."))
 STORED = reply_of(Id=STRING, Account=STRING, Mailbox=STRING, Stored={"type": "boolean"})
 RECIPIENT = reply_of(Account=STRING, Mailbox=STRING, Address=STRING)
 

@@ -17,7 +17,9 @@ log = logging.getLogger("herald.pages.ai")
 
 class GenerationRequest(Body):
     brief: str = Field(min_length=10, max_length=4000)
+    """What the page is about, for the AI provider (10 to 4000 characters)."""
     language: Literal["pt-BR", "en", "es"] = "pt-BR"
+    """The page's language: `pt-BR` (default), `en` or `es`."""
 
 
 class GeneratedPage(Body):

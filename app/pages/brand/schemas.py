@@ -16,9 +16,13 @@ class BrandPut(Body):
         "Font": "Inter",
     })
     logo_url: str = Field(max_length=2048)
+    """The logo's URL."""
     primary_color: str = Field(max_length=7)
+    """The primary colour (`#rrggbb`)."""
     secondary_color: str = Field(max_length=7)
+    """The secondary colour (`#rrggbb`)."""
     font: str = Field(max_length=100)
+    """The font's name."""
 
     @field_validator("logo_url")
     @classmethod

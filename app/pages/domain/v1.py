@@ -28,6 +28,7 @@ bp = Blueprint("v1_domains", url_prefix="/v1")
 class DomainCreate(Body):
     model_config = example({"Name": "www.example.com"})
     name: str = Field(max_length=253)
+    """The custom domain (a host name such as `www.example.com`)."""
 
     _name = field_validator("name")(classmethod(lambda cls, value: validation.host(value)))
 

@@ -19,8 +19,11 @@ class VariantCreate(Body):
     """``Blocks`` absent: the variant starts as a copy of the page's draft."""
 
     name: str = Field(min_length=1, max_length=100)
+    """The variant's name (1 to 100 characters)."""
     weight: int = Field(ge=0, le=100)
+    """Its share of visitors, 0 to 100 (the weights sum to 100)."""
     blocks: Blocks | None = None
+    """Its blocks; absent, it starts as a copy of the page's draft."""
 
     def values(self) -> dict:
         return {"name": self.name, "weight": self.weight,
@@ -31,12 +34,16 @@ class Promotion(Body):
     """On a running experiment: the winner to promote (absent: the best conversion rate)."""
 
     variant_id: Id | None = None
+    """The winner to promote; absent, the best conversion rate."""
 
 
 class AutoStop(Body):
     enabled: bool
+    """Whether the experiment stops itself when the rule is met."""
     min_views_per_variant: int = Field(default=1000, ge=100, le=10_000_000)
+    """The views every variant needs first (at least 100, 1000 by default)."""
     confidence: Literal[0.9, 0.95, 0.99] = 0.95
+    """The confidence the best conversion rate must beat the runner-up's at: 0.9, 0.95 (default) or 0.99."""
 
 
 class VariantDelta(Body):

@@ -16,14 +16,21 @@ FieldType = Literal["text", "email", "tel", "number", "textarea", "select", "che
 
 class FormField(Body):
     name: str = Field(max_length=50)
+    """The field's name: the key of its value in a submission."""
     label: str = Field(min_length=1, max_length=200)
+    """The label shown beside it."""
     type: FieldType
+    """`text`, `email`, `tel`, `number`, `textarea`, `select`, `checkbox`, `date` (YYYY-MM-DD) or `hidden`."""
     required: bool = False
+    """Whether a submission must fill it."""
     max_length: int | None = Field(default=None, ge=1, le=10_000)
+    """The longest value taken (1 to 10000; 1000 when absent)."""
     # Compiled by RE2 in the service (422 when it cannot be: kit/patterns.py), not here, so
     # that a pattern the engine refuses is told apart from a malformed body (400).
     pattern: str | None = Field(default=None, max_length=200)
+    """A regular expression (RE2) the value must match; one RE2 cannot compile is a 422."""
     options: list[str] = Field(default=[], max_length=100)
+    """The choices of a `select`."""
 
     @field_validator("name")
     @classmethod
@@ -41,7 +48,9 @@ class FormField(Body):
 
 class Consent(Body):
     text: str = Field(min_length=1, max_length=1000)
+    """The consent checkbox's wording, kept with each submission."""
     required: bool = True
+    """Whether the box must be ticked."""
 
 
 class Destination(Body):
@@ -51,7 +60,9 @@ class Destination(Body):
     owners at save (app/pages/form/destination.py)."""
 
     crm_list: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
+    """The slug of one of the account's CRM lists the contact is added to."""
     notify_email: str | None = Field(default=None, max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+    """A verified address of a member of the account, told of each submission."""
 
 
 class FormCreate(Body):
@@ -63,11 +74,17 @@ class FormCreate(Body):
         "SuccessMessage": "Thanks for signing up!",
     })
     name: str = Field(min_length=1, max_length=200)
+    """The form's name (1 to 200 characters)."""
     fields: list[FormField] = Field(min_length=1, max_length=50)
+    """Its fields (1 to 50)."""
     consent: Consent | None = None
+    """A consent checkbox, when the form asks for one."""
     destination: Destination = Destination()
+    """Where a submission goes: always to the CRM as a contact, and optionally to a list and an e-mail notice."""
     success_message: str = Field(default="", max_length=500)
+    """The message shown after a submission."""
     redirect_url: str | None = None
+    """Where to send the visitor after a submission, instead of the message."""
 
     @field_validator("redirect_url")
     @classmethod
@@ -101,11 +118,17 @@ class FormPatch(Body):
     # The defaults are never stored (only the fields sent are); the minimums are checked below so
     # that the declared schema's defaults stay valid.
     name: str = Field(default="", max_length=200)
+    """A new name."""
     fields: list[FormField] = Field(default=[], max_length=50)
+    """New fields (1 to 50), replacing the form's."""
     consent: Consent | None = None
+    """A new consent checkbox; `null` removes it."""
     destination: Destination = Destination()
+    """A new destination."""
     success_message: str = Field(default="", max_length=500)
+    """A new message shown after a submission."""
     redirect_url: str | None = None
+    """A new redirect after a submission; `null` removes it."""
 
     @field_validator("name")
     @classmethod

@@ -39,6 +39,7 @@ IMAGE = Schema({"type": "string", "format": "binary"}, ("image/png", "image/jpeg
 
 class MediaImport(Body):
     url: str = Field(min_length=1, max_length=2048)
+    """The image's https URL, fetched once and kept."""
 
 
 def media_view(row: Media) -> dict:

@@ -223,7 +223,9 @@ tls_bp = Blueprint("tls_ask")
 @tls_bp.get("/tls/ask", ctx_public=True, ctx_query=("domain",), ctx_errors=(404, 503),
             ctx_responses=answers({200: AUTHORIZED}))
 async def tls_ask(request: Request) -> HTTPResponse:
-    """For a reverse proxy's on-demand TLS ``ask`` (no credential; any 2xx means yes): 200 only for a
+    """Tell a reverse proxy whether to get a TLS certificate for a host.
+
+    For a reverse proxy's on-demand TLS ``ask`` (no credential; any 2xx means yes): 200 only for a
     verified custom domain, 404 for anything else, 503 when it cannot be decided."""
     if not await _ask(request):
         raise errors.NotFound("Not a verified domain.")

@@ -16,9 +16,13 @@ class RedirectCreate(Body):
     model_config = example({"Domain": "go.example.com", "Slug": "promo",
                             "Target": "https://shop.example.com/black-friday", "StatusCode": 302})
     domain: str = Field(max_length=253)
+    """The host it answers on (`go.example.com`)."""
     slug: str = Field(max_length=100)
+    """Its path: `/r/<slug>` (at most 100 characters)."""
     target: str
+    """Where it sends visitors (a URL)."""
     status_code: Literal[301, 302, 307, 308] = 302
+    """The redirect's status: 301, 302 (default), 307 or 308."""
 
     _domain = field_validator("domain")(classmethod(lambda cls, value: validation.host(value)))
     _slug = field_validator("slug")(classmethod(lambda cls, value: validation.slug(value)))
@@ -30,9 +34,13 @@ class RedirectPatch(Body):
     model_config = example({"Target": "https://shop.example.com/cyber-monday"})
 
     domain: str = Field(default="", max_length=253)
+    """A new domain."""
     slug: str = Field(default="", max_length=100)
+    """A new slug (409 when in use)."""
     target: str = ""
+    """A new target URL."""
     status_code: Literal[301, 302, 307, 308] = 302
+    """A new status: 301, 302, 307 or 308."""
 
     _domain = field_validator("domain")(classmethod(lambda cls, value: validation.host(value)))
     _slug = field_validator("slug")(classmethod(lambda cls, value: validation.slug(value)))

@@ -17,19 +17,27 @@ class Hours(Body):
     """UTC hours, ``From`` inclusive and ``To`` exclusive; ``From`` > ``To`` wraps past midnight."""
 
     from_: int = Field(ge=0, le=23, alias="From")
+    """The first UTC hour (0 to 23), included."""
     to: int = Field(ge=0, le=24)
+    """The UTC hour it ends at (0 to 24), excluded; lower than `From` wraps past midnight."""
 
 
 class Rules(Body):
     countries: list[Annotated[str, Field(pattern=r"^[A-Z]{2}$")]] = Field(default=[], max_length=250)
+    """The visitors' countries (ISO 3166 alpha-2) it is for."""
     devices: list[Literal["desktop", "mobile", "tablet"]] = Field(default=[], max_length=3)
+    """The visitors' devices it is for: `desktop`, `mobile`, `tablet`."""
     hours: Hours | None = None
+    """The UTC hours it is for."""
 
 
 class DestinationIn(Body):
     url: str
+    """Where the visitor is sent (each URL once)."""
     weight: int = Field(ge=0, le=100)
+    """Its share among the destinations that match, 0 to 100 (the weights sum to 100)."""
     rules: Rules = Rules()
+    """Which visitors it is for; without rules, every visitor."""
 
     _url = field_validator("url")(classmethod(lambda cls, value: validation.web_url(value)))
 
@@ -40,6 +48,7 @@ class RoutingPut(Body):
                          {"Url": "https://shop.example.com/b", "Weight": 50}],
     })
     destinations: list[DestinationIn] = Field(min_length=1, max_length=MAX_DESTINATIONS)
+    """The destinations (1 to 20)."""
 
     def rows(self) -> list[dict]:
         return [{"url": item.url, "weight": item.weight,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import STRING, reply_of, shape
+from app.http.openapi import STRING, described, reply_of, shape
 from app.platform.api_key.principal import Principal
 from kit.timestamps import iso
 
@@ -32,8 +32,17 @@ def usage_view(period: str, counts: dict[str, Any]) -> dict[str, Any]:
 
 
 # The answers' shapes, for the OpenAPI document (app/http/openapi.py).
-ACCOUNT = reply_of(TenantId=STRING, Name=STRING, Plan=STRING, Status=STRING, ApiKeyId=STRING, ApiKeyScope=STRING)
-USAGE = reply_of(Usage=shape(Period=STRING, EmailsSent={"type": "integer"}, SmsSent={"type": "integer"},
-                             PushSent={"type": "integer"}, ApiCalls={"type": "integer"},
-                             # null while nothing is counted yet
-                             UpdatedAt={"type": ["string", "null"], "format": "date-time"}))
+ACCOUNT = reply_of(TenantId=described(STRING, "The account's id (`acc_...`)."),
+                   Name=described(STRING, "The account's name."), Plan=described(STRING, "The account's plan."),
+                   Status=described(STRING, "The account's status (`active` ...)."),
+                   ApiKeyId=described(STRING, "The id of the key that made this request (`key_...`)."),
+                   ApiKeyScope=described(STRING, "That key's scopes, comma-separated."))
+_COUNT = {"type": "integer"}
+USAGE = reply_of(Usage=described(shape(
+    Period=described(STRING, "The month counted (`YYYY-MM`, UTC)."),
+    EmailsSent=described(_COUNT, "E-mails sent in the month."), SmsSent=described(_COUNT, "SMS sent in the month."),
+    PushSent=described(_COUNT, "Push notifications sent in the month."),
+    ApiCalls=described(_COUNT, "Requests made with the account's keys in the month."),
+    # null while nothing is counted yet
+    UpdatedAt=described({"type": ["string", "null"], "format": "date-time"},
+                        "When the counts last changed; null while nothing is counted.")), "The month's usage."))

@@ -33,7 +33,9 @@ KINDS = {"live": KeyKind.LIVE, "test": KeyKind.TEST, "publishable": KeyKind.PUBL
 
 @bp.get("/api/api-key-scopes", ctx_auth="session", ctx_responses=answers({200: SCOPE_CATALOG}))
 async def scope_catalog(request: Request) -> HTTPResponse:
-    """The scopes a new key may hold, in catalog order, with what each grants and whether a
+    """List the scopes a new API key may hold.
+
+    The scopes a new key may hold, in catalog order, with what each grants and whether a
     publishable key may hold it (the console's key form is built from it)."""
     return reply(request, {"Scopes": [{"Scope": scope, "Grants": grants, "Publishable": scope in PUBLISHABLE_SCOPES}
                                       for scope, grants in SCOPES.items()]})
@@ -42,6 +44,9 @@ async def scope_catalog(request: Request) -> HTTPResponse:
 @bp.get("/api/tenants/<tenant_id:id>/api-keys", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
         ctx_query=("cursor", "limit"), ctx_errors=(400, 403), ctx_responses=answers({200: KEYS}))
 async def list_keys(request: Request, tenant_id: str) -> HTTPResponse:
+    """List the account's API keys (never their secrets), a page at a time.
+
+    Owners and admins."""
     access = gate.tenant(request)
     conn = db.connection()
     page = await KeysetPage.of(request, default_limit=50, max_limit=100).fetch(
@@ -53,6 +58,9 @@ async def list_keys(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.post("/api/tenants/<tenant_id:id>/api-keys", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
          ctx_idempotency=False, ctx_body=KeyCreate, ctx_errors=(403, 409, 413), ctx_responses=answers({201: CREATED}))
 async def create_key(request: Request, tenant_id: str) -> HTTPResponse:
+    """Create an API key with its scopes and kind (live or test); the answer shows the key once.
+
+    Owners and admins. 400 for an unknown scope; 409 over the account's number of keys."""
     body = parse_body(request, KeyCreate)
     access = gate.tenant(request)
     try:
@@ -67,6 +75,9 @@ async def create_key(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.delete("/api/tenants/<tenant_id:id>/api-keys/<key_id:id>", ctx_auth="session", ctx_tenant="path",
            ctx_role="admin", ctx_errors=(403,), ctx_responses=answers({204: NO_CONTENT}))
 async def revoke_key(request: Request, key_id: str, tenant_id: str) -> HTTPResponse:
+    """Revoke an API key: it is refused from now on.
+
+    Owners and admins; 204 when done, 404 for a key of another account."""
     async with db.transaction() as conn:
         await service.revoke_tenant_key(conn, gate.tenant(request).tenant_pk, key_id)
     return no_content()

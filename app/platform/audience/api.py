@@ -48,7 +48,9 @@ def _paging(request: Request) -> service.Paging:
 @bp.get("/api/contacts", ctx_auth="session", ctx_tenant="header", ctx_query=("q", "list_id", "cursor", "limit"),
         ctx_errors=READ_ERRORS + (404,), ctx_responses=answers({200: CONTACTS}))
 async def list_contacts(request: Request) -> HTTPResponse:
-    """The account's contacts, newest first; ``q`` an exact e-mail, phone or external id, ``list_id``
+    """List the account's contacts.
+
+    The account's contacts, newest first; ``q`` an exact e-mail, phone or external id, ``list_id``
     the members of one of the account's lists."""
     found = await service.list_contacts(_crm(request), gate.tenant(request).tenant_id, _paging(request),
                                         q=request.args.get("q"), list_id=request.args.get("list_id"))

@@ -36,6 +36,10 @@ def _page(request: Request) -> KeysetPage:
 @bp.get("/api/admin/blacklist", ctx_auth="session", ctx_query=("cursor", "limit", "kind", "q"),
         ctx_errors=(400, 404), ctx_responses=answers({200: ENTRIES}))
 async def list_entries(request: Request) -> HTTPResponse:
+    """List the platform blocklist's entries, a page at a time.
+
+    Staff only: anyone else gets 404. `kind` keeps one kind of entry (422 for another value) and `q` those whose value
+    contains it (at most 320 characters)."""
     kind = request.args.get("kind") or None
     q = (request.args.get("q") or "").strip().lower() or None
     if kind is not None and kind not in service.KINDS:
@@ -62,6 +66,9 @@ async def add_entry(request: Request) -> HTTPResponse:
 @bp.delete("/api/admin/blacklist/<entry_id:id>", ctx_auth="session", ctx_errors=(403, 404),
            ctx_responses=answers({204: NO_CONTENT}))
 async def remove_entry(request: Request, entry_id: str) -> HTTPResponse:
+    """Remove an entry from the platform blocklist: its value can be sent to again.
+
+    Staff only (404 to anyone else, and for an unknown entry); 403 in a support session."""
     async with db.transaction() as conn:
         await service.remove_entry(conn, actor(request), entry_id)
     return no_content()
@@ -80,6 +87,10 @@ async def list_suggestions(request: Request) -> HTTPResponse:
 @bp.post("/api/admin/blacklist/suggestions", ctx_auth="session", ctx_body=BlockCreate,
          ctx_errors=(403, 404, 409, 413), ctx_responses=answers({201: SUGGESTION}))
 async def add_suggestion(request: Request) -> HTTPResponse:
+    """Suggest an address, domain or phone number for the blocklist.
+
+    Staff only (404 to anyone else); the suggestion waits for a decision (`Source: staff`). 409 when the value is
+    already suggested or blocked; 403 in a support session."""
     body = parse_body(request, BlockCreate)
     async with db.transaction() as conn:
         found = await service.suggest(conn, actor(request), body.kind, body.value, body.reason.strip())
@@ -98,6 +109,9 @@ async def apply(request: Request, suggestion_id: str) -> HTTPResponse:
 @bp.post("/api/admin/blacklist/suggestions/<suggestion_id:id>/dismiss", ctx_auth="session",
          ctx_errors=(403, 404, 409), ctx_responses=answers({200: SUGGESTION}))
 async def dismiss(request: Request, suggestion_id: str) -> HTTPResponse:
+    """Dismiss a blocklist suggestion without blocking anything.
+
+    Staff only (404 to anyone else). 409 when the suggestion was already decided; 403 in a support session."""
     async with db.transaction() as conn:
         found = await service.dismiss(conn, actor(request), suggestion_id)
     return reply(request, {"Suggestion": suggestion_json(found)})

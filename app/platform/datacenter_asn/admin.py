@@ -23,6 +23,9 @@ bp = Blueprint("platform_admin_datacenter_asn")
 
 @bp.get("/api/admin/datacenter-asn", ctx_auth="session", ctx_errors=(404,), ctx_responses=answers({200: ASNS}))
 async def list_asns(request: Request) -> HTTPResponse:
+    """List the networks (ASNs) classed as datacenters, by ASN.
+
+    Staff only: anyone else gets 404. The whole list, not paged."""
     rows = await service.all_asns(db.connection())
     return reply(request, {"DatacenterAsns": [asn_json(row) for row in rows]})
 
@@ -30,6 +33,9 @@ async def list_asns(request: Request) -> HTTPResponse:
 @bp.post("/api/admin/datacenter-asn", ctx_auth="session", ctx_body=AsnCreate, ctx_errors=(403, 404, 409, 413),
          ctx_responses=answers({201: ASN}))
 async def classify(request: Request) -> HTTPResponse:
+    """Class a network (ASN, 1 to 4294967295) as a datacenter.
+
+    Staff only (404 to anyone else). 409 when it is already classed; 403 in a support session."""
     body = parse_body(request, AsnCreate)
     async with db.transaction() as conn:
         row = await service.classify(conn, actor(request), body.asn, body.name.strip())
@@ -39,6 +45,9 @@ async def classify(request: Request) -> HTTPResponse:
 @bp.delete("/api/admin/datacenter-asn/<asn:int>", ctx_auth="session", ctx_errors=(403, 404),
            ctx_responses=answers({204: NO_CONTENT}))
 async def declassify(request: Request, asn: int) -> HTTPResponse:
+    """Stop classing a network (ASN) as a datacenter.
+
+    Staff only (404 to anyone else, and for an ASN not classed); 403 in a support session."""
     if not 1 <= asn <= service.ASN_MAX:
         raise errors.NotFound(f"AS{asn} is not classed as a datacenter.")
     async with db.transaction() as conn:

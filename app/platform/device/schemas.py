@@ -22,9 +22,13 @@ from app.http.bodies import Body, parse_json
 
 class DeviceRegistration(Body):
     token: Annotated[str, Field(min_length=1, max_length=2048)]
+    """The device's push token; for `web`, a browser's PushSubscription as JSON or an FCM registration token."""
     platform: Literal["ios", "android", "web"]
+    """`ios`, `android` or `web`."""
     user_ref: Annotated[str, Field(max_length=256)] | None = None
+    """Your reference for the device's user (at most 256 characters); accepted, not stored."""
     metadata: dict[str, Annotated[str, Field(max_length=1024)]] | None = None
+    """Your labels for the device (name to value); accepted, not stored."""
 
 
 # FCM registration tokens: base64url characters and a colon, some 150 to 200 characters long.

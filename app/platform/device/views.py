@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import STRING, TIMESTAMP, described, reply_of, shape
 from kit.timestamps import iso
 from models.platform.device import Device
 
@@ -15,8 +15,12 @@ def device_view(device: Device) -> dict[str, Any]:
 
 
 # The answers' shapes, for the OpenAPI document (app/http/openapi.py).
-DEVICE_SHAPE = shape(DeviceId=STRING, Token=STRING, Platform={"enum": ["ios", "android", "web"]}, CreatedAt=TIMESTAMP,
-                     UpdatedAt=TIMESTAMP)
-DEVICE = reply_of(Device=DEVICE_SHAPE)
-DEVICES = reply_of(Devices={"type": "array", "items": DEVICE_SHAPE}, NextCursor={"type": "integer"},
-                   HasMore={"type": "boolean"})
+DEVICE_SHAPE = shape(DeviceId=described(STRING, "The device's id (`dev_...`)."),
+                     Token=described(STRING, "Its push token, as registered."),
+                     Platform=described({"enum": ["ios", "android", "web"]}, "`ios`, `android` or `web`."),
+                     CreatedAt=described(TIMESTAMP, "When it was first registered."),
+                     UpdatedAt=described(TIMESTAMP, "When it was last registered or changed."))
+DEVICE = reply_of(Device=described(DEVICE_SHAPE, "The device."))
+DEVICES = reply_of(Devices=described({"type": "array", "items": DEVICE_SHAPE}, "The account's devices."),
+                   NextCursor=described({"type": "integer"}, "Give it as `cursor` for the next page."),
+                   HasMore=described({"type": "boolean"}, "Whether there is a next page."))

@@ -60,6 +60,9 @@ async def add_domain(request: Request) -> HTTPResponse:
 @bp.get("/api/domains/<name:str>", ctx_auth="session", ctx_tenant="header", ctx_errors=(403,),
         ctx_responses=answers({200: DOMAIN}))
 async def get_domain(request: Request, name: str) -> HTTPResponse:
+    """Retrieve one of the account's sending domains: its DNS records, their state and the last check.
+
+    Any member of the account (`X-Service-Tenant`); 404 for a domain the account does not have."""
     conn = db.connection()
     domain = await service.account_domain(conn, gate.tenant(request).tenant_pk, name)
     return reply(request, {"Domain": domain_view(domain, _mail_domain(request), await service.last_check(conn, domain))})
@@ -90,6 +93,9 @@ async def verify_domain(request: Request, name: str) -> HTTPResponse:
 @bp.delete("/api/domains/<name:str>", ctx_auth="session", ctx_tenant="header", ctx_role="admin",
            ctx_errors=(403,), ctx_responses=answers({204: NO_CONTENT}))
 async def remove_domain(request: Request, name: str) -> HTTPResponse:
+    """Remove a sending domain from the account; nothing more is sent from it.
+
+    Owners and admins (`X-Service-Tenant`); 204 when done, 404 for a domain the account does not have."""
     async with db.transaction() as conn:
         await service.remove_account_domain(conn, gate.tenant(request).tenant_pk, name)
     return no_content()

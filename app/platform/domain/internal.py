@@ -61,6 +61,9 @@ async def add_domain(request: Request, account: str) -> HTTPResponse:
 
 @bp.get("/<name:str>", ctx_auth="service", ctx_responses=answers({200: DOMAIN}))
 async def get_domain(request: Request, account: str, name: str) -> HTTPResponse:
+    """Retrieve one account's sending domain, for Herald's other systems.
+
+    Service credential only. 404 for an unknown account or a domain it does not have."""
     require_service_credential(request)
     conn = db.connection()
     domain = await service.account_domain(conn, await service.tenant_pk_of(conn, account), name)

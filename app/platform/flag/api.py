@@ -28,6 +28,10 @@ FLAGS = reply_of(Flags={"type": ["object", "null"], "additionalProperties": {"ty
 
 @bp.get("/api/flags", ctx_auth="session", ctx_errors=(403,), ctx_responses=answers({200: FLAGS}))
 async def flags(request: Request) -> HTTPResponse:
+    """Retrieve the feature flags of the session's account.
+
+    Any session (`X-Service-Tenant` names the account). When the platform's store does not answer the answer is still
+    200: `{Flags: null, Degradado: true}`."""
     try:
         access = await gate.resolve_tenant(request, "header", gate.principal(request).user_id)
         found = await service.flags_of(db.connection(), access.tenant_pk)

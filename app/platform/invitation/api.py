@@ -93,6 +93,9 @@ async def _accept(request: Request, row: Invitation) -> Invitation:
 @bp.get("/api/tenants/<tenant_id:id>/invitations", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
         ctx_query=("cursor", "limit"), ctx_errors=(400, 403), ctx_responses=answers({200: INVITATIONS}))
 async def list_invitations(request: Request, tenant_id: str) -> HTTPResponse:
+    """List the account's pending invitations, a page at a time.
+
+    Owners and admins."""
     access = gate.tenant(request)
     conn = db.connection()
     page = await KeysetPage.of(request, default_limit=50, max_limit=100).fetch(
@@ -104,6 +107,10 @@ async def list_invitations(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.post("/api/tenants/<tenant_id:id>/invitations", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
          ctx_body=InvitationCreate, ctx_errors=(403, 409, 413, 429), ctx_responses=answers({201: INVITATION}))
 async def invite(request: Request, tenant_id: str) -> HTTPResponse:
+    """Invite a person to the account by e-mail, with a role.
+
+    Owners and admins. 409 when the address already has a pending invitation to this account; 429 over the invitations'
+    limit."""
     body = parse_body(request, InvitationCreate)
     access = gate.tenant(request)
     async with db.transaction() as conn:
@@ -116,6 +123,9 @@ async def invite(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.delete("/api/tenants/<tenant_id:id>/invitations/<token:str>", ctx_auth="session", ctx_tenant="path",
            ctx_role="admin", ctx_errors=(403, 409), ctx_responses=answers({204: NO_CONTENT}))
 async def cancel(request: Request, tenant_id: str, token: str) -> HTTPResponse:
+    """Cancel a pending invitation; its link stops working.
+
+    Owners and admins; 204 when done. 404 for an unknown invitation; 409 `AlreadyAccepted` or `Declined`."""
     async with db.transaction() as conn:
         await service.cancel(conn, gate.tenant(request), token)
     return no_content()
@@ -149,6 +159,10 @@ async def preview(request: Request, token: str) -> HTTPResponse:
 @bp.post("/api/invitations/accept", ctx_auth="session", ctx_body=InvitationAccept, ctx_errors=(409, 410, 429, 502),
          ctx_responses=answers({200: ACCEPTED}))
 async def accept_by_token(request: Request) -> HTTPResponse:
+    """Accept an invitation by the token of its e-mail; the signed-in person becomes a member.
+
+    Any session. Idempotent. 404 for an unknown token; 409 `Declined` or `AlreadyAccepted`; 410 `Expired` or `Revoked`;
+    429 over the decisions' limit (30 per person per hour); 502 when the identity server fails."""
     body = parse_body(request, InvitationAccept)
     await _count_decision(request)
     row = await service.by_token(db.connection(), body.token)
@@ -161,7 +175,9 @@ async def accept_by_token(request: Request) -> HTTPResponse:
 @bp.post("/api/invitations/decline", ctx_public=True, ctx_body=InvitationAccept, ctx_errors=(409, 410, 429),
          ctx_responses=answers({204: NO_CONTENT}))
 async def decline_by_token(request: Request) -> HTTPResponse:
-    """Decline from the e-mailed link, signed in or not: whoever holds the link may say no (only a
+    """Decline an invitation by the token of its e-mail.
+
+    Decline from the e-mailed link, signed in or not: whoever holds the link may say no (only a
     POST acts, so a mail scanner fetching the link declines nothing)."""
     body = parse_body(request, InvitationAccept)
     decision = await request.app.ctx.dashboard_limiter.hit(f"invite-decline:{gate.client_address(request)}",
@@ -178,6 +194,9 @@ async def decline_by_token(request: Request) -> HTTPResponse:
 
 @bp.get("/api/me/convites", ctx_auth="session", ctx_errors=(502, 503), ctx_responses=answers({200: OWN_INVITATIONS}))
 async def my_invitations(request: Request) -> HTTPResponse:
+    """List the pending and expired invitations to the signed-in person's verified addresses.
+
+    Any session. 503 `IdentityUnavailable` or `InvitationsUnavailable` when they cannot be read."""
     emails = await _verified(request)
     try:
         rows = await service.for_person(db.connection(), emails)
@@ -190,6 +209,11 @@ async def my_invitations(request: Request) -> HTTPResponse:
 @bp.post("/api/me/convites/<invitation_id:id>/aceitar", ctx_auth="session", ctx_errors=(409, 410, 429, 502, 503),
          ctx_responses=answers({200: OWN_INVITATION}))
 async def accept_mine(request: Request, invitation_id: str) -> HTTPResponse:
+    """Accept one of the signed-in person's invitations; they become a member of its account.
+
+    Any session. Idempotent. 404 for an unknown or foreign invitation, or a person without a verified address; 409
+    `Declined` or `AlreadyAccepted`; 410 `Expired` or `Revoked`; 429 `Throttling` (30 decisions per person per hour);
+    502; 503."""
     await _count_decision(request)
     row = await service.mine(db.connection(), await _verified(request), invitation_id)
     row = await _accept(request, row)
@@ -199,6 +223,10 @@ async def accept_mine(request: Request, invitation_id: str) -> HTTPResponse:
 @bp.post("/api/me/convites/<invitation_id:id>/recusar", ctx_auth="session", ctx_errors=(409, 410, 429, 503),
          ctx_responses=answers({204: NO_CONTENT}))
 async def decline_mine(request: Request, invitation_id: str) -> HTTPResponse:
+    """Decline one of the signed-in person's invitations.
+
+    Any session; 204, idempotent. 404 for an unknown or foreign invitation; 409 `AlreadyAccepted`; 410 `Expired` or
+    `Revoked`; 429 (30 decisions per person per hour); 503."""
     await _count_decision(request)
     row = await service.mine(db.connection(), await _verified(request), invitation_id)
     async with db.transaction() as conn:
@@ -208,6 +236,9 @@ async def decline_mine(request: Request, invitation_id: str) -> HTTPResponse:
 
 @bp.get("/api/me/convites/contagem", ctx_auth="session", ctx_responses=answers({200: PENDING_COUNT}))
 async def count_mine(request: Request) -> HTTPResponse:
+    """Count the signed-in person's pending invitations (for a badge).
+
+    Any session. Any failure answers 200 `{pendentes: null}`, never an error."""
     try:
         count = await service.pending_count(db.connection(), await _verified(request))
     except Exception as failure:  # noqa: BLE001 - any failure is a null count (contract)

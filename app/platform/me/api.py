@@ -69,6 +69,9 @@ async def recovery_codes(request: Request) -> HTTPResponse:
 
 @bp.get("/api/me/emails", ctx_auth="session", ctx_responses=answers({200: views.ADDRESSES}), ctx_errors=(502,))
 async def addresses(request: Request) -> HTTPResponse:
+    """List the signed-in person's e-mail addresses.
+
+    Any session. 502 when the identity server fails."""
     client, caller, principal = _who(request)
     rows = await service.addresses(client, caller, principal.token)
     return reply(request, {"emails": [views.address_json(row) for row in rows]})
@@ -77,7 +80,9 @@ async def addresses(request: Request) -> HTTPResponse:
 @bp.post("/api/me/emails", ctx_auth="session", ctx_body=AddressBody, ctx_responses=answers({202: views.OK}),
          ctx_errors=REAUTH_ERRORS + (409,))
 async def add_address(request: Request) -> HTTPResponse:
-    """Adds a recovery address (its verification link is e-mailed); the same answer whether the
+    """Add a recovery e-mail address.
+
+    Adds a recovery address (its verification link is e-mailed); the same answer whether the
     address is new or already the person's. 429 ``TooManyAttempts`` past 10 a day."""
     body = parse_body(request, AddressBody)
     client, caller, principal = _who(request)
@@ -88,6 +93,10 @@ async def add_address(request: Request) -> HTTPResponse:
 @bp.delete("/api/me/emails/<email_id:str>", ctx_auth="session", ctx_responses=answers({204: NO_CONTENT}),
            ctx_errors=(403, 409, 502))
 async def remove_address(request: Request, email_id: str) -> HTTPResponse:
+    """Remove one of the signed-in person's e-mail addresses.
+
+    Any session; 204 when done. 409 when the address cannot be removed (the primary one); 403 in a support session; 502
+    when the identity server fails."""
     client, caller, principal = _who(request)
     await service.remove_address(client, caller, principal.token, email_id)
     return no_content()
@@ -115,7 +124,9 @@ async def resend_address_verification(request: Request, email_id: str) -> HTTPRe
 @bp.get("/api/me/eventos", ctx_auth="session", ctx_query=("antes", "limite"),
         ctx_responses=answers({200: views.EVENTS}), ctx_errors=(403, 502))
 async def events(request: Request) -> HTTPResponse:
-    """The security trail, newest first: ``limite`` (1 to 100, default 20) events before the
+    """List the signed-in person's security events.
+
+    The security trail, newest first: ``limite`` (1 to 100, default 20) events before the
     event ``antes`` (the previous page's ``NextCursor``). Not inside a support session: 403
     ``SessaoNecessaria`` (the gate keeps the support session on ``request.ctx.support``)."""
     if getattr(request.ctx, "support", None) is not None:
@@ -134,7 +145,9 @@ async def events(request: Request) -> HTTPResponse:
 @bp.get("/api/me/reautenticar", ctx_auth="session", ctx_query=("aceitos",),
         ctx_responses=answers({200: views.REAUTH_STATE}), ctx_errors=(403, 502))
 async def reauth_state(request: Request) -> HTTPResponse:
-    """Whether the session re-authenticated lately (by one of ``aceitos``, comma-separated; any
+    """Tell whether the session re-authenticated lately.
+
+    Whether the session re-authenticated lately (by one of ``aceitos``, comma-separated; any
     method by default) and what the person can present."""
     accepted = tuple(part for part in (request.args.get("aceitos") or "").split(",") if part) or service.ANY
     if any(name not in service.ANY for name in accepted):
@@ -148,7 +161,9 @@ async def reauth_state(request: Request) -> HTTPResponse:
 @bp.post("/api/me/reautenticar/iniciar", ctx_auth="session", ctx_body=StartBody,
          ctx_responses=answers({200: views.REAUTH_STARTED}), ctx_errors=(404, 429, 502))
 async def start_reauth(request: Request) -> HTTPResponse:
-    """Starts a re-authentication that needs a step first: ``email_otp`` e-mails a code to the
+    """Start a re-authentication that needs a step first (an e-mailed code, a passkey).
+
+    Starts a re-authentication that needs a step first: ``email_otp`` e-mails a code to the
     verified address ``email_id``; ``passkey`` answers WebAuthn options (``origin`` must be the
     dashboard's)."""
     body = parse_body(request, StartBody)
@@ -164,7 +179,9 @@ async def start_reauth(request: Request) -> HTTPResponse:
 @bp.post("/api/me/reautenticar", ctx_auth="session", ctx_body=ReauthBody,
          ctx_responses=answers({200: views.REAUTH_DONE}), ctx_errors=(401, 429, 502))
 async def reauthenticate(request: Request) -> HTTPResponse:
-    """Presents a credential again on this session: ``password`` (``senha``, plus ``codigo`` or
+    """Re-authenticate: present a credential again on this session.
+
+    Presents a credential again on this session: ``password`` (``senha``, plus ``codigo`` or
     ``codigo_recuperacao`` when the account has an app), ``totp`` (``codigo``), ``email_otp``
     (``desafio_id`` and ``codigo``) or ``passkey`` (``desafio_id`` and ``credencial``)."""
     body = parse_body(request, ReauthBody)
@@ -199,6 +216,10 @@ async def auth_add_address(request: Request) -> HTTPResponse:
 @bp.delete("/api/auth/me/emails/<email_id:str>", ctx_auth="session", ctx_responses=answers({204: NO_CONTENT}),
            ctx_errors=(403, 409, 502))
 async def auth_remove_address(request: Request, email_id: str) -> HTTPResponse:
+    """Remove one of the signed-in person's e-mail addresses.
+
+    Any session; 204 when done. 409 when the address cannot be removed (the primary one); 403 in a support session; 502
+    when the identity server fails."""
     client, caller, principal = _who(request)
     await service.remove_address(client, caller, principal.token, email_id)
     return no_content()
@@ -207,6 +228,10 @@ async def auth_remove_address(request: Request, email_id: str) -> HTTPResponse:
 @bp.post("/api/auth/me/emails/<email_id:str>/primary", ctx_auth="session",
          ctx_responses=answers({200: views.AUTH_ADDRESSES}), ctx_errors=(403, 409, 502))
 async def auth_make_primary(request: Request, email_id: str) -> HTTPResponse:
+    """Make one of the signed-in person's e-mail addresses their primary one; answers the addresses.
+
+    Any session. 409 when the address cannot be primary (not verified); 403 in a support session; 502 when the identity
+    server fails."""
     client, caller, principal = _who(request)
     rows = await service.make_primary(client, caller, principal.token, email_id)
     return reply(request, {"Emails": [views.auth_address_json(row) for row in rows]})

@@ -41,6 +41,9 @@ bp = Blueprint("platform_dashboard_member")
 @bp.get("/api/tenants/<tenant_id:id>/members", ctx_auth="session", ctx_tenant="path",
         ctx_responses=answers({200: MEMBERS}))
 async def list_members(request: Request, tenant_id: str) -> HTTPResponse:
+    """List the account's members with their roles.
+
+    Any member of the account."""
     rows = await service.members(db.connection(), gate.tenant(request))
     found = await grants.people(services(request.app).client("identity"), [row.user_id for row in rows])
     return reply(request, {"Members": [member_json(row, found.get(row.user_id)) for row in rows]})
@@ -50,6 +53,11 @@ async def list_members(request: Request, tenant_id: str) -> HTTPResponse:
          ctx_body=MemberCreate, ctx_errors=(403, 409, 413, 429, 502),
          ctx_responses=answers({200: MEMBER, 202: INVITATION}))
 async def add_member(request: Request, tenant_id: str) -> HTTPResponse:
+    """Add a person to the account, or change a member's role.
+
+    Owners and admins. A member already in the account gets the role (200 `{Member}`); anyone else is invited by e-mail
+    (202 `{Invitation}`). 404 for a user nobody knows; 409 when the account has no room or the change would leave it
+    without an owner; 429 over the invitations' limit; 502 when the identity server fails."""
     body = parse_body(request, MemberCreate)
     access, role = gate.tenant(request), Role(body.role)
     identity = services(request.app).client("identity")
@@ -73,6 +81,10 @@ async def add_member(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.delete("/api/tenants/<tenant_id:id>/members/<user_id:id>", ctx_auth="session", ctx_tenant="path",
            ctx_errors=(403, 409, 502), ctx_responses=answers({204: NO_CONTENT}))
 async def remove_member(request: Request, tenant_id: str, user_id: str) -> HTTPResponse:
+    """Remove a member from the account; their access ends.
+
+    Owners and admins; 204 when done. 409 when it would leave the account without an owner; 502 when the identity server
+    fails."""
     access = gate.tenant(request)
     identity = services(request.app).client("identity")
     async with db.transaction() as conn:

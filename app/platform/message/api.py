@@ -45,6 +45,11 @@ def _audience(tenant_id: str) -> str:
         ctx_query=("channel", "status", "q", "api_key", "from", "to", "cursor", "limit"),
         ctx_errors=(400, 403), ctx_responses=answers({200: views.MESSAGES}))
 async def list_messages(request: Request) -> HTTPResponse:
+    """List the account's messages, newest first, a page at a time.
+
+    Any member of the account (`X-Service-Tenant`). Filters: `channel`, `status`, `q` (a recipient or subject),
+    `api_key` (the messages one key sent), `from` and `to` (whole UTC days, `to` included). 400 for a bad filter or an
+    altered cursor."""
     access = gate.tenant(request)
     limit = int_param(request, "limit", default=DEFAULT_LIMIT, low=1, high=MAX_LIMIT)
     channel, status = request.args.get("channel") or None, request.args.get("status") or None
@@ -74,6 +79,9 @@ async def list_messages(request: Request) -> HTTPResponse:
 @bp.get("/<message_id:id>", ctx_auth="session", ctx_tenant="header", ctx_errors=(403,),
         ctx_responses=answers({200: views.MESSAGE}))
 async def get_message(request: Request, message_id: str) -> HTTPResponse:
+    """Retrieve one of the account's messages with its event timeline.
+
+    Any member of the account (`X-Service-Tenant`); 404 for a message of another account."""
     conn = db.connection()
     message, events = await reads.message_with_timeline(conn, gate.tenant(request).tenant_pk, message_id)
     key_id = await reads.api_key_id_of(conn, message)
@@ -86,6 +94,12 @@ async def get_message(request: Request, message_id: str) -> HTTPResponse:
          ctx_errors=(403, 409, 413, 422, 429, 503), ctx_responses=answers({202: views.COMPOSED}),
          ctx_idempotency=False)
 async def send(request: Request) -> HTTPResponse:
+    """Send a message from the dashboard's composer: e-mail, SMS, push or WhatsApp, free text or a template.
+
+    Owners and admins of the account (`X-Service-Tenant`); the send is the account's, as with an API key. 202 with each
+    recipient's message id. `Idempotency-Key` (or `IdempotencyKey` in the body) makes a retry answer the first send; 409
+    for the same key with another body. 400 and 422 for what cannot be sent; 429 over the account's limits; 503 when
+    sending is unavailable."""
     raw = load_json(request, max_bytes=MAX_SEND_BYTES)
     body = validate(raw, ComposeSend)
     key = header_idempotency_key(request) or body.idempotency_key

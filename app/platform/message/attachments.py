@@ -58,9 +58,12 @@ class AttachmentsTooLarge(errors.PayloadTooLarge):
 
 class Attachment(Body):
     filename: Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_filename)]
+    """The file's name as recipients see it (1 to 255 characters); types mail clients block (`.exe` ...) are refused."""
     # base64 of at most MAX_ATTACHMENT_BYTES (4 characters per 3 bytes, line breaks allowed)
     content: Annotated[str, Field(min_length=1, max_length=MAX_ATTACHMENT_BYTES * 4 // 3 + 1024 * 1024)]
+    """The file, base64."""
     content_type: Annotated[str, AfterValidator(_content_type)] | None = None
+    """Its MIME type (`application/pdf`); guessed from the file name when absent."""
 
 
 def blocked(filename: str) -> bool:

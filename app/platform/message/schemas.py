@@ -112,21 +112,28 @@ def sender_address(source: str) -> str:
 
 class Content(Body):
     data: str
+    """The text."""
     charset: Charset | None = None
+    """Its MIME charset (an IANA name such as `UTF-8`, any case); the Subject's is the message's."""
 
 
 class Subject(Content):
     data: HeaderText
+    """The subject line: one line (no CR, LF or NUL)."""
 
 
 class EmailBodyParts(Body):
     text: Content | None = None
+    """The plain-text part."""
     html: Content | None = None
+    """The HTML part."""
 
 
 class EmailMessage(Body):
     subject: Subject
+    """The subject."""
     body: EmailBodyParts
+    """The body: `Text`, `Html` or both (at least one)."""
 
     @model_validator(mode="after")
     def needs_a_body(self) -> "EmailMessage":
@@ -151,8 +158,11 @@ class EmailMessage(Body):
 
 class Destination(Body):
     to_addresses: Annotated[list[EmailAddress], Field(min_length=1, max_length=50)]
+    """The recipients (1 to 50 addresses)."""
     cc_addresses: Annotated[list[EmailAddress], Field(max_length=50)] = Field(default_factory=list)
+    """Copied recipients (at most 50)."""
     bcc_addresses: Annotated[list[EmailAddress], Field(max_length=50)] = Field(default_factory=list)
+    """Blind-copied recipients (at most 50); not shown to the others."""
 
 
 class EmailSend(Body):
@@ -164,19 +174,30 @@ class EmailSend(Body):
         "Tags": {"order": "1042"},
     })
     source: Annotated[str, AfterValidator(_one_line), AfterValidator(_source)]
+    """The sender: an address of the account's verified domains (the sandbox's with a test key), named or not."""
     destination: Destination
+    """Who receives it. An address listed twice is sent once."""
     # Either Message, or Template (a slug of the account's e-mail templates) with Variables.
     message: EmailMessage | None = None
+    """The subject and body; exactly one of `Message` or `Template`."""
     template: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    """The slug of one of the account's e-mail templates, instead of `Message`."""
     variables: dict[str, Any] | None = None
+    """The template's variables (with `Template` only)."""
     reply_to_addresses: ReplyTo | None = None
+    """Where replies go (at most 10 addresses)."""
     headers: CustomHeaders | None = None
+    """Custom header fields (at most 50); the ones Herald sets (From, Subject ...) and `X-Herald-*` are refused."""
     # base64 files, at most 10 MB decoded per message (app/platform/message/attachments.py)
     attachments: Annotated[list[Attachment], Field(max_length=MAX_ATTACHMENTS)] | None = None
+    """Files, base64, at most 10 MB decoded per message."""
     # RFC 3339, at most 72 hours ahead: delivered from then on (POST /v1/emails/{id}/cancel before)
     scheduled_at: Annotated[str, Field(max_length=40)] | None = None
+    """When to deliver it (RFC 3339, at most 72 hours ahead); `POST /v1/emails/{id}/cancel` before then cancels it."""
     idempotency_key: IdempotencyKey | None = None
+    """As the `Idempotency-Key` header (1 to 128 of A-Z a-z 0-9 . _ : -): a retry answers the first send."""
     tags: Tags | None = None
+    """Your labels (name to value, values at most 256 characters), returned with the message and its events."""
 
     @model_validator(mode="after")
     def message_or_template(self) -> "EmailSend":
@@ -218,6 +239,7 @@ class EmailSend(Body):
 class EmailBatch(Body):
     # Items are validated one by one (a bad item never fails the others), so they stay raw here.
     messages: Annotated[list[Any], Field(min_length=1, max_length=500)]
+    """The e-mails (1 to 500), each the body of `POST /v1/emails/send`; each is accepted or refused on its own."""
 
 
 # --- SMS, push, WhatsApp --------------------------------------------------------------------------
@@ -225,13 +247,20 @@ class EmailBatch(Body):
 class SmsSend(Body):
     model_config = example({"To": ["+14155550123"], "Body": "Your code is 4242", "Tags": {"flow": "login"}})
     to: Annotated[list[Phone], Field(min_length=1, max_length=100)]
+    """The recipients' numbers in E.164 (`+14155550123`), 1 to 100."""
     # Either Body, or Template (a slug of the account's SMS templates) with Variables.
     body: Annotated[str, Field(min_length=1, max_length=1600)] | None = None
+    """The text (1 to 1600 characters); exactly one of `Body` or `Template`."""
     template: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    """The slug of one of the account's SMS templates, instead of `Body`."""
     variables: dict[str, Any] | None = None
+    """The template's variables (with `Template` only)."""
     from_: Phone | None = Field(default=None, validation_alias="From")
+    """The sending number, in E.164 (optional)."""
     idempotency_key: IdempotencyKey | None = None
+    """As the `Idempotency-Key` header: a retry with the same key and body answers the first send."""
     tags: Tags | None = None
+    """Your labels (name to value), returned with the message and its events."""
 
     @model_validator(mode="after")
     def body_or_template(self) -> "SmsSend":
@@ -244,7 +273,9 @@ class SmsSend(Body):
 
 class Notification(Body):
     title: Annotated[str, Field(min_length=1, max_length=512)]
+    """The notification's title (1 to 512 characters)."""
     body: Annotated[str, Field(min_length=1, max_length=4096)]
+    """The notification's text (1 to 4096 characters)."""
 
 
 class PushSend(Body):
@@ -254,22 +285,33 @@ class PushSend(Body):
         "Data": {"order": "1042"},
     })
     notification: Notification
+    """What the device shows."""
     # 512: a token is a message's recipient, a 512-character column (a longer one was a 500).
     device_tokens: Annotated[list[Annotated[str, Field(min_length=1, max_length=512)]],
                              Field(min_length=1, max_length=500)]
+    """The devices' push tokens (1 to 500), as registered with `POST /v1/push/devices` or by the apps."""
     data: dict[str, Any] | None = None
+    """A JSON object handed to the app with the notification."""
     idempotency_key: IdempotencyKey | None = None
+    """As the `Idempotency-Key` header: a retry with the same key and body answers the first send."""
     tags: Tags | None = None
+    """Your labels (name to value), returned with the message and its events."""
 
 
 class WhatsappSend(Body):
     model_config = example({"To": ["+14155550123"], "Body": "Your order has shipped."})
     to: Annotated[list[Phone], Field(min_length=1, max_length=100)]
+    """The recipients' numbers in E.164 (`+14155550123`), 1 to 100."""
     body: Annotated[str, Field(min_length=1, max_length=4096)] | None = None
+    """The text (1 to 4096 characters); exactly one of `Body` or `Template`."""
     template: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    """The slug of one of the account's approved WhatsApp templates, instead of `Body`."""
     variables: dict[str, str] | None = None
+    """The template's variables (with `Template` only)."""
     idempotency_key: IdempotencyKey | None = None
+    """As the `Idempotency-Key` header: a retry with the same key and body answers the first send."""
     tags: Tags | None = None
+    """Your labels (name to value), returned with the message and its events."""
 
     @model_validator(mode="after")
     def body_or_template(self) -> "WhatsappSend":

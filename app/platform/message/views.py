@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http import errors
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from app.platform.message import attachments
 from app.platform.message.service import Outcome
 from kit.timestamps import iso
@@ -76,20 +76,47 @@ def timeline(message: Message, events: list[MessageEvent]) -> list[dict[str, Any
 
 
 # The answers' shapes, for the OpenAPI document (app/http/openapi.py).
-_IDS = {"MessageId": NULLABLE_STRING, "MessageIds": {"type": "array", "items": STRING},
-        "ReusedIdempotency": {"type": "boolean"}}
-ACCEPTED = reply_of(**_IDS, Status={"const": "queued"})
-BATCH_ITEM = {"anyOf": [shape(Index={"type": "integer"}, **_IDS),
-                        shape("Details", Index={"type": "integer"},
-                              Error=shape("Details", Code=STRING, Message=STRING, Details={"type": "object"}))]}
-CANCELLED = reply_of(MessageId=STRING, Status={"const": "failed"}, Cancelled={"const": True})
-BATCH = reply_of(Count={"type": "integer"}, Results={"type": "array", "items": BATCH_ITEM})
-_SUMMARY = {"MessageId": STRING, "Status": STRING, "To": STRING, "Role": NULLABLE_STRING, "From": NULLABLE_STRING,
-            "Subject": NULLABLE_STRING, "Mode": STRING, "CreatedAt": TIMESTAMP, "UpdatedAt": TIMESTAMP}
-EMAILS = reply_of(Messages={"type": "array", "items": shape(**_SUMMARY)}, NextCursor={"type": "integer"},
-                  HasMore={"type": "boolean"})
-EMAIL = reply_of(Message=shape(**_SUMMARY, Channel=STRING, Body={"type": "object"}), Events={
-    "type": "array", "items": shape(Type=STRING, At=TIMESTAMP, Detail={})})
+_REUSED = described({"type": "boolean"}, "True when the `Idempotency-Key` was used before with the same body: "
+                                          "the answer is the first send's, nothing new was sent.")
+_MESSAGE_ID = described(STRING, "The message's id (`msg_...`).")
+_IDS = {"MessageId": described(NULLABLE_STRING, "The first recipient's message id (`msg_...`)."),
+        "MessageIds": described({"type": "array", "items": STRING}, "One message id per recipient, in order."),
+        "ReusedIdempotency": _REUSED}
+_QUEUED = described({"const": "queued"}, "`queued`: accepted, to be sent.")
+ACCEPTED = reply_of(**_IDS, Status=_QUEUED)
+_INDEX = described({"type": "integer"}, "The item's position in `Messages`, from 0.")
+BATCH_ITEM = {"anyOf": [shape(Index=_INDEX, **_IDS),
+                        shape("Details", Index=_INDEX, Error=described(shape(
+                            "Details", Code=described(STRING, "The error's code (`ValidationError` ...)."),
+                            Message=described(STRING, "What went wrong."),
+                            Details=described({"type": "object"}, "Each refused field and its reason.")),
+                            "Why this item was refused (the others are not affected)."))]}
+CANCELLED = reply_of(MessageId=_MESSAGE_ID, Status=described({"const": "failed"}, "`failed`: it will not be sent."),
+                     Cancelled=described({"const": True}, "True: the scheduled send was cancelled."))
+BATCH = reply_of(Count=described({"type": "integer"}, "How many items the batch had."),
+                 Results=described({"type": "array", "items": BATCH_ITEM}, "One result per item, in order."))
+_SUMMARY = {"MessageId": _MESSAGE_ID,
+            "Status": described(STRING, "`queued`, `sending`, `sent`, `delivered`, `failed`, `bounced` or "
+                                        "`complained`."),
+            "To": described(STRING, "The recipient."),
+            "Role": described(NULLABLE_STRING, "E-mail: how the recipient was addressed (`to`, `cc`, `bcc`)."),
+            "From": described(NULLABLE_STRING, "The sender."),
+            "Subject": described(NULLABLE_STRING, "The subject (e-mail)."),
+            "Mode": described(STRING, "`live` or `test`: the mode of the key that sent it."),
+            "CreatedAt": described(TIMESTAMP, "When it was accepted."),
+            "UpdatedAt": described(TIMESTAMP, "When its status last changed.")}
+_PAGE = {"NextCursor": described({"type": "integer"}, "Give it as `cursor` for the next page."),
+         "HasMore": described({"type": "boolean"}, "Whether there is a next page.")}
+EMAILS = reply_of(Messages=described({"type": "array", "items": shape(**_SUMMARY)}, "The e-mails, newest first."),
+                  **_PAGE)
+_EVENTS = described({"type": "array", "items": shape(
+    Type=described(STRING, "What happened: `queued` (accepted) first, then the delivery's events."),
+    At=described(TIMESTAMP, "When."), Detail=described({}, "More about it (the provider's answer, a bounce's "
+                                                          "reason, a scheduled send's `ScheduledAt` ...), or null."))},
+    "The message's timeline, oldest first.")
+EMAIL = reply_of(Message=described(shape(**_SUMMARY, Channel=described(STRING, "`email`."),
+                                         Body=described({"type": "object"}, "The content: `Text` and `Html`.")),
+                                   "The e-mail."), Events=_EVENTS)
 
 
 # --- the dashboard (/api/messages*) ---------------------------------------------------------------

@@ -31,6 +31,9 @@ def _page(request: Request) -> KeysetPage:
 @bp.get("/api/admin/platform-alerts", ctx_auth="session", ctx_query=("cursor", "limit"), ctx_errors=(400, 404),
         ctx_responses=answers({200: RULES}))
 async def list_rules(request: Request) -> HTTPResponse:
+    """List the platform's alert rules with whether each is firing, a page at a time.
+
+    Staff only: anyone else gets 404."""
     conn = db.connection()
     page = await _page(request).fetch(conn, service.rules(conn), audience="platform-alerts")
     return reply(request, {"Alerts": [rule_json(row) for row in page.items], "NextCursor": page.next_cursor,
@@ -40,6 +43,9 @@ async def list_rules(request: Request) -> HTTPResponse:
 @bp.post("/api/admin/platform-alerts", ctx_auth="session", ctx_body=AlertRule, ctx_errors=(403, 404, 409, 413, 422),
          ctx_responses=answers({201: RULE}))
 async def create_rule(request: Request) -> HTTPResponse:
+    """Create an alert rule: a metric, optionally of one channel or account, over a threshold in a window.
+
+    Staff only (404 to anyone else). 422 for a combination the metric does not take; 403 in a support session."""
     body = parse_body(request, AlertRule)
     async with db.transaction() as conn:
         made = await service.create(conn, actor(request), body)
@@ -60,6 +66,10 @@ async def list_events(request: Request) -> HTTPResponse:
 @bp.put("/api/admin/platform-alerts/<rule_id:id>", ctx_auth="session", ctx_body=AlertRule,
         ctx_errors=(403, 404, 413, 422), ctx_responses=answers({200: RULE}))
 async def replace_rule(request: Request, rule_id: str) -> HTTPResponse:
+    """Replace an alert rule with the one in the body.
+
+    Staff only (404 to anyone else, and for an unknown rule). 422 for a combination the metric does not take; 403 in a
+    support session."""
     body = parse_body(request, AlertRule)
     async with db.transaction() as conn:
         found = await service.replace(conn, actor(request), rule_id, body)
@@ -69,6 +79,9 @@ async def replace_rule(request: Request, rule_id: str) -> HTTPResponse:
 @bp.delete("/api/admin/platform-alerts/<rule_id:id>", ctx_auth="session", ctx_errors=(403, 404),
            ctx_responses=answers({204: NO_CONTENT}))
 async def remove_rule(request: Request, rule_id: str) -> HTTPResponse:
+    """Delete an alert rule.
+
+    Staff only (404 to anyone else, and for an unknown rule); 403 in a support session."""
     async with db.transaction() as conn:
         await service.remove(conn, actor(request), rule_id)
     return no_content()

@@ -45,6 +45,9 @@ async def list_providers(request: Request) -> HTTPResponse:
 
 @bp.get(PATH, ctx_auth="session", ctx_tenant="header", ctx_errors=(403,), ctx_responses=answers({200: PROVIDER}))
 async def get_provider(request: Request, channel: str, key: str) -> HTTPResponse:
+    """Retrieve one of the account's provider settings, without its secrets.
+
+    Any member of the account (`X-Service-Tenant`); 404 for one the account does not have."""
     row = await service.provider(db.connection(), gate.tenant(request).tenant_pk, channel, key)
     return reply(request, {"Provider": provider_view(row)})
 
@@ -52,6 +55,10 @@ async def get_provider(request: Request, channel: str, key: str) -> HTTPResponse
 @bp.put(PATH, ctx_auth="session", ctx_tenant="header", ctx_role="admin", ctx_body=ProviderSet,
         ctx_errors=(403, 413, 422, 503), ctx_responses=answers({201: PROVIDER, 200: PROVIDER}))
 async def set_provider(request: Request, channel: str, key: str) -> HTTPResponse:
+    """Create or replace a provider setting of a channel: its settings and secrets, checked before they are kept.
+
+    Owners and admins (`X-Service-Tenant`). 201 when made, 200 when replaced. 422 for settings or credentials the
+    provider refuses; 503 when the check cannot be made."""
     body = parse_body(request, ProviderSet, max_bytes=MAX_BODY)
     tenant_pk = gate.tenant(request).tenant_pk
     await service.check_credentials(db.connection(), tenant_pk, channel, key, body.settings, body.secrets,
@@ -65,6 +72,9 @@ async def set_provider(request: Request, channel: str, key: str) -> HTTPResponse
 @bp.delete(PATH, ctx_auth="session", ctx_tenant="header", ctx_role="admin", ctx_errors=(403,),
            ctx_responses=answers({204: NO_CONTENT}))
 async def remove_provider(request: Request, channel: str, key: str) -> HTTPResponse:
+    """Remove one of the account's provider settings (a channel's provider, by its key).
+
+    Owners and admins (`X-Service-Tenant`); 204 when done, 404 for one the account does not have."""
     async with db.transaction() as conn:
         await service.remove_provider(conn, gate.tenant(request).tenant_pk, channel, key)
     return no_content()

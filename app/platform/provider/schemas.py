@@ -20,5 +20,7 @@ class ProviderSet(Body):
                                          "username": "herald"},
                             "Secrets": {"password": "app-password"}})
     settings: Annotated[dict[str, Value], Field(max_length=20)] = Field(default_factory=dict)
+    """The provider's settings (at most 20), replacing the stored ones; `GET /v1/providers` lists each one's."""
     secrets: Annotated[dict[Annotated[str, Field(max_length=64)], Annotated[str, Field(max_length=16384)] | None],
                        Field(max_length=10)] = Field(default_factory=dict)
+    """Its secrets (at most 10), never shown again: each replaces the stored one, `null` removes it."""

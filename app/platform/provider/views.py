@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import STRING, TIMESTAMP, described, reply_of, shape
 from app.platform.provider.catalog import CATALOG, rules_for
 from app.platform.provider.service import secret_names
 from kit.timestamps import iso
@@ -38,13 +38,24 @@ def catalog_view() -> list[dict[str, Any]]:
             for (channel, key), rules in CATALOG.items()]
 
 
-PROVIDER_SHAPE = shape(Channel={"enum": ["email", "sms", "push", "whatsapp"]}, Key=STRING,
-                       Settings={"type": "object"}, Secrets={"type": "object", "additionalProperties": {"type": "boolean"}},
-                       Settable={"type": "boolean"}, CreatedAt=TIMESTAMP, UpdatedAt=TIMESTAMP)
-FIELD = {"type": "object", "properties": {"Name": STRING, "Type": STRING, "Required": {"type": "boolean"},
-                                          "Choices": {"type": "array", "items": STRING}}}
-CATALOG_SHAPE = shape(Channel=STRING, Key=STRING, Settings={"type": "array", "items": FIELD},
-                      Secrets={"type": "array", "items": FIELD})
-PROVIDER = reply_of(Provider=PROVIDER_SHAPE)
-PROVIDERS = reply_of(Providers={"type": "array", "items": PROVIDER_SHAPE},
-                     Catalog={"type": "array", "items": CATALOG_SHAPE})
+_CHANNEL = described({"enum": ["email", "sms", "push", "whatsapp"]}, "The channel it sends on.")
+_KEY = described(STRING, "The provider's key (`smtp`, `twilio`, `webpush` ...).")
+PROVIDER_SHAPE = shape(
+    Channel=_CHANNEL, Key=_KEY, Settings=described({"type": "object"}, "Its settings, in the clear."),
+    Secrets=described({"type": "object", "additionalProperties": {"type": "boolean"}},
+                      "Whether each secret is set (write-only: their values are never shown)."),
+    Settable=described({"type": "boolean"}, "False for a provider another screen manages (web push keys)."),
+    CreatedAt=described(TIMESTAMP, "When it was first set."), UpdatedAt=described(TIMESTAMP, "When it last changed."))
+FIELD = {"type": "object", "properties": {
+    "Name": described(STRING, "The setting's or secret's name."),
+    "Type": described(STRING, "The setting's kind: `string`, `host`, `url`, `port`, `number` or `choice`."),
+    "Required": described({"type": "boolean"}, "Whether it must be given."),
+    "Choices": described({"type": "array", "items": STRING}, "The values it takes, when they are few.")}}
+CATALOG_SHAPE = shape(Channel=described(STRING, "The channel it sends on."), Key=_KEY,
+                      Settings=described({"type": "array", "items": FIELD}, "The settings it takes."),
+                      Secrets=described({"type": "array", "items": FIELD}, "The secrets it takes."))
+PROVIDER = reply_of(Provider=described(PROVIDER_SHAPE, "The provider setting."))
+PROVIDERS = reply_of(Providers=described({"type": "array", "items": PROVIDER_SHAPE},
+                                         "The account's provider settings."),
+                     Catalog=described({"type": "array", "items": CATALOG_SHAPE},
+                                       "What an account may set, per provider."))

@@ -65,6 +65,10 @@ async def throttle(request: Request, bucket: str, limit: int) -> None:
 @bp.get("/api/push/site-config", ctx_auth="session", ctx_tenant="header", ctx_errors=(403, 422),
         ctx_responses=answers({200: views.SITE_CONFIG}))
 async def site_config(request: Request) -> HTTPResponse:
+    """Retrieve what a website needs for web push: the VAPID public key, the site key and the subscribe URL.
+
+    Any member of the account (`X-Service-Tenant`). The account's keys are made on the first call (not in a support
+    session, which is read-only). 422 when the account's webpush provider has no readable VAPID private key."""
     access = gate.tenant(request)
     platform_url = request.app.ctx.settings.url_of("platform")
     if gate.in_support_session(request):  # read-only: a GET that would write writes nothing here
@@ -82,6 +86,9 @@ async def site_config(request: Request) -> HTTPResponse:
 @bp.get("/api/push/devices", ctx_auth="session", ctx_tenant="header", ctx_query=("cursor", "limit"),
         ctx_errors=(403,), ctx_responses=answers({200: DEVICES}))
 async def list_devices(request: Request) -> HTTPResponse:
+    """List the account's push devices (apps and browsers), a page at a time.
+
+    Any member of the account (`X-Service-Tenant`)."""
     page = OffsetPage.of(request, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
     found = await service.list_devices(db.connection(), gate.tenant(request).tenant_pk, page)
     return reply(request, {"Devices": [device_view(row) for row in found.items], "NextCursor": found.next_cursor,
@@ -91,6 +98,10 @@ async def list_devices(request: Request) -> HTTPResponse:
 @public.post("/push/web/subscriptions", ctx_public=True, ctx_body=SubscriptionRegistration,
              ctx_errors=(403, 413, 429), ctx_responses=answers({200: DEVICE}))
 async def register_subscription(request: Request) -> HTTPResponse:
+    """Register a browser's web-push subscription with a website's site key.
+
+    Public, called by the website's page (CORS). 403 for an unknown site key; 413 for a subscription too large; 429 over
+    the limits per address and per site key."""
     try:
         await throttle(request, f"ip:{request.remote_addr or request.ip or ''}", ADDRESS_LIMIT)
         raw = load_json(request, max_bytes=MAX_SUBSCRIPTION_BYTES)

@@ -22,6 +22,10 @@ bp = Blueprint("twilio_callbacks", url_prefix="/callbacks/twilio")
          ctx_form=Schema({"type": "object", "additionalProperties": {"type": "string"}}),
          ctx_responses=answers({204: NO_CONTENT}))
 async def status_callback(request: Request, tenant_id: str) -> HTTPResponse:
+    """Receive a Twilio status callback (an SMS or WhatsApp message's delivery state).
+
+    Called by Twilio: the `X-Twilio-Signature` over the URL and form fields, with the account's auth token (403
+    otherwise); 204 when recorded."""
     settings = request.app.ctx.settings
     tenant, token = await service.twilio_account(db.connection(), tenant_id, settings)
     params = {name: values[0] for name, values in request.form.items()} if request.form else {}

@@ -54,6 +54,12 @@ def _result(request: Request, outcome: service.Outcome) -> HTTPResponse:
 @bp.post("/api/auth/register", ctx_public=True, ctx_body=RegisterBody, ctx_errors=(409, 413, 422, 429, 502, 503),
          ctx_responses=answers({201: RESULT, 202: RESULT}))
 async def register(request: Request) -> HTTPResponse:
+    """Sign up: create a person and their first account, or join an account by an invitation's token.
+
+    Public. 201 when the person and account are made; 202 when the person is made without an account, with `Reason`
+    (`DomainClaimed`: an access request is made, `AccessRequestId`; `TenantNameTaken`; `ProvisioningFailed`; `Invited`).
+    400 `InviteInvalid` or `InviteEmailMismatch` (no person made); 409 when the address has an account; 429 after too
+    many sign-ups; 502 when the identity server fails; 503 when the sign-up could not be completed (nothing kept)."""
     body = parse_body(request, RegisterBody)
     email = body.email.strip()
     invitation = None
@@ -110,6 +116,9 @@ def request_json(row: AccessRequest) -> dict:
 @bp.get("/api/tenants/<tenant_id:id>/access-requests", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
         ctx_query=("cursor", "limit"), ctx_errors=(400, 403), ctx_responses=answers({200: REQUESTS}))
 async def list_requests(request: Request, tenant_id: str) -> HTTPResponse:
+    """List the account's pending access requests (people who signed up with the account's domain), a page at a time.
+
+    Owners and admins."""
     access = gate.tenant(request)
     conn = db.connection()
     await service.refresh_verified(conn, services(request.app).client("identity"), access.tenant_pk)
@@ -123,6 +132,10 @@ async def list_requests(request: Request, tenant_id: str) -> HTTPResponse:
          ctx_tenant="path", ctx_role="admin", ctx_optional_body=ApprovalBody, ctx_errors=(403, 409, 502),
          ctx_responses=answers({200: REQUEST}))
 async def approve_request(request: Request, tenant_id: str, request_id: str) -> HTTPResponse:
+    """Approve an access request: the person becomes a member, with `Role` (default member).
+
+    Owners and admins; only owners may approve with `Role: owner`. 409 when the request was already decided; 502 when
+    the identity server fails."""
     body = parse_body(request, ApprovalBody) if request.body else ApprovalBody()
     access = gate.tenant(request)
     role = Role(body.role)
@@ -139,6 +152,9 @@ async def approve_request(request: Request, tenant_id: str, request_id: str) -> 
 @bp.post("/api/tenants/<tenant_id:id>/access-requests/<request_id:id>/deny", ctx_auth="session",
          ctx_tenant="path", ctx_role="admin", ctx_errors=(403, 409), ctx_responses=answers({200: REQUEST}))
 async def deny_request(request: Request, tenant_id: str, request_id: str) -> HTTPResponse:
+    """Deny an access request.
+
+    Owners and admins. 409 when the request was already decided."""
     access = gate.tenant(request)
     await service.refresh_verified(db.connection(), services(request.app).client("identity"), access.tenant_pk,
                                    request_id)

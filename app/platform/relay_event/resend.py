@@ -104,6 +104,10 @@ def _header(request: Request, name: str) -> str:
 @bp.post("/<tenant_id:id>", ctx_auth="signature", ctx_errors=(400,),
          ctx_responses=answers({200: reply_of(Outcomes={"type": "array", "items": STRING})}))
 async def events(request: Request, tenant_id: str) -> HTTPResponse:
+    """Receive a Resend event for the account's messages sent through Resend.
+
+    Called by Resend: signed with the account's webhook secret (Svix headers), each message id taken once (403
+    otherwise). 400 for a body that is not a JSON object with a `data` object."""
     tenant, config = await relay_account(db.connection(), tenant_id, "resend", request.app.ctx.settings)
     event_id, body = _header(request, "id"), request.body or b""
     if tenant is None or not signature_valid(secret_key(config.get("webhook_secret")), event_id,

@@ -62,6 +62,10 @@ async def _apply(request: Request, tenant_pk: int, events: list[RelayEvent]) -> 
 @bp.post("/postmark/<tenant_id:id>", ctx_auth="signature", ctx_errors=(400, 413),
          ctx_responses=OUTCOMES)
 async def postmark_event(request: Request, tenant_id: str) -> HTTPResponse:
+    """Receive a Postmark event (delivery, bounce, spam complaint ...) for the account's messages sent through Postmark.
+
+    Called by Postmark: with the account's webhook credential (HTTP Basic) from Postmark's addresses when the account
+    names them (403 otherwise). 400 for a body that is not an event."""
     tenant, config = await relay_account(db.connection(), tenant_id, "postmark", request.app.ctx.settings)
     if tenant is None or not postmark.authorized(config, request.headers.get("authorization", "")) \
             or not postmark.from_allowed_source(config, request.remote_addr or request.ip or ""):
@@ -73,6 +77,10 @@ async def postmark_event(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.post("/mailgun/<tenant_id:id>", ctx_auth="signature", ctx_errors=(400, 413),
          ctx_responses=OUTCOMES)
 async def mailgun_event(request: Request, tenant_id: str) -> HTTPResponse:
+    """Receive a Mailgun event (delivered, bounced, complained ...) for the account's messages sent through Mailgun.
+
+    Called by Mailgun: the event is signed with the account's Mailgun signing key, and each signature is taken once (403
+    otherwise). 400 for a body that is not an event."""
     payload = _payload(request)
     tenant, config = await relay_account(db.connection(), tenant_id, "mailgun", request.app.ctx.settings)
     good, token = mailgun.signed(config, payload)

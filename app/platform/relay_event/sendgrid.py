@@ -106,6 +106,10 @@ def parse(event) -> RelayEvent | None:
 @bp.post("/<tenant_id:id>", ctx_auth="signature", ctx_errors=(400,),
          ctx_responses=answers({200: reply_of(Outcomes={"type": "array", "items": STRING})}))
 async def events(request: Request, tenant_id: str) -> HTTPResponse:
+    """Receive a batch of SendGrid events for the account's messages sent through SendGrid.
+
+    Called by SendGrid: signed with the account's verification key, each batch taken once (403 otherwise). 400 for a
+    body that is not a JSON array of events (at most the batch's limit)."""
     tenant, config = await relay_account(db.connection(), tenant_id, "sendgrid", request.app.ctx.settings)
     signature, body = request.headers.get(SIGNATURE, ""), request.body or b""
     if tenant is None or not signature_valid(public_key(config.get("verification_key")), signature,

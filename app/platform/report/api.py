@@ -30,6 +30,9 @@ def _window(request: Request):
 @bp.get("/overview", ctx_auth="session", ctx_tenant="header", ctx_query=("from", "to"), ctx_errors=(403,),
         ctx_responses=answers({200: views.OVERVIEW}))
 async def overview(request: Request) -> HTTPResponse:
+    """Retrieve the account's totals and rates over a period (`from`, `to`), each with its change on the period before.
+
+    Any member of the account (`X-Service-Tenant`)."""
     span = _window(request)
     found = await service.overview(db.connection(), gate.tenant(request).tenant_pk, span)
     return reply(request, views.overview_view(found, span))
@@ -38,6 +41,10 @@ async def overview(request: Request) -> HTTPResponse:
 @bp.get("/timeseries", ctx_auth="session", ctx_tenant="header", ctx_query=("from", "to", "channel", "interval"),
         ctx_errors=(403,), ctx_responses=answers({200: views.TIMESERIES}))
 async def timeseries(request: Request) -> HTTPResponse:
+    """Retrieve the account's traffic per hour or day over a period, optionally of one channel.
+
+    Any member of the account (`X-Service-Tenant`). 422 for an `interval` other than `hour` or `day`, or an
+    unknown `channel`."""
     interval = service.interval_of(request.args.get("interval"))
     channel = service.channel_of(request.args.get("channel"))
     span = _window(request)
@@ -49,6 +56,9 @@ async def timeseries(request: Request) -> HTTPResponse:
 @bp.get("/top-templates", ctx_auth="session", ctx_tenant="header", ctx_query=("from", "to", "limit"),
         ctx_errors=(403,), ctx_responses=answers({200: views.TOP_TEMPLATES}))
 async def top_templates(request: Request) -> HTTPResponse:
+    """List the templates the account sent most over a period.
+
+    Any member of the account (`X-Service-Tenant`)."""
     limit = int_param(request, "limit", default=service.TOP_DEFAULT, low=1, high=MAX_TOP_ACCEPTED)
     span = _window(request)
     rows = await service.top_templates(db.connection(), gate.tenant(request).tenant_pk, span,

@@ -48,6 +48,10 @@ def _scope(request: Request) -> LogScope:
 @bp.get("/api/tenants/<tenant_id:id>/logs", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
         ctx_query=LIST_QUERY, ctx_errors=(400, 403))
 async def list_logs(request: Request, tenant_id: str) -> HTTPResponse:
+    """List the requests the account's API keys made, newest first, with the filters of `GET /v1/logs`.
+
+    Owners and admins. Without a window the last 24 hours; `mode` is `live` (default) or `test`. 400 for a bad filter or
+    an altered cursor (`before` and `after` together too), in the lower-case envelope."""
     scope = _scope(request)
     secret_keys = request.app.ctx.settings.require_secret_keys()
     since, until = schemas.window(request, datetime.now(timezone.utc))
@@ -61,6 +65,9 @@ async def list_logs(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.get("/api/tenants/<tenant_id:id>/logs/series", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
         ctx_query=WINDOW_QUERY + ("bucket",), ctx_errors=(400, 403), ctx_responses=answers({200: SERIES}))
 async def log_series(request: Request, tenant_id: str) -> HTTPResponse:
+    """Count the account's requests per `bucket` (`minute`, `hour`, `day`) and status class over a window.
+
+    Owners and admins. 400 for another bucket or a bad window."""
     scope = _scope(request)
     bucket = request.args.get("bucket") or "hour"
     if bucket not in service.BUCKETS:
@@ -78,6 +85,9 @@ async def log_series(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.get("/api/tenants/<tenant_id:id>/logs/resumo", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
         ctx_query=WINDOW_QUERY, ctx_errors=(400, 403), ctx_responses=answers({200: SUMMARY}))
 async def log_summary(request: Request, tenant_id: str) -> HTTPResponse:
+    """Summarise the account's requests over a window: totals, error rate, p50 and p95 latency and the top error codes.
+
+    Owners and admins. 400 for a bad window or `mode`."""
     scope = _scope(request)
     since, until = schemas.window(request, datetime.now(timezone.utc))
     found = await service.summary(db.connection(), scope, since=since, until=until)
@@ -92,4 +102,7 @@ async def log_summary(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.get("/api/tenants/<tenant_id:id>/logs/<log_id:str>", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
         ctx_query=("mode",), ctx_errors=(400, 403))
 async def get_log(request: Request, tenant_id: str, log_id: str) -> HTTPResponse:
+    """Retrieve one logged request of the account, with its headers and bodies as kept.
+
+    Owners and admins; 404 for a record of another account or mode."""
     return reply(request, views.detail(await service.log_record(db.connection(), _scope(request), log_id)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import STRING, reply_of, shape
+from app.http.openapi import STRING, described, reply_of, shape
 from models.platform.domain import SANDBOX_DOMAIN, SenderDomain, SenderState
 
 EMAILS_SEND = "emails/send"
@@ -42,8 +42,12 @@ def senders_view(domains: list[SenderDomain], *, sandbox: bool, mailboxes: list[
 
 
 # The answer's shape, for the OpenAPI document (app/http/openapi.py).
-SENDERS = reply_of(Domains={"type": "array", "items": shape(Name=STRING, Verified={"type": "boolean"},
-                                                            UsableFor={"type": "array", "items": STRING},
-                                                            DnsStatus={"enum": ["ok", "pending"]})},
-                   Mailboxes={"type": "array", "items": shape(Address=STRING,
-                                                              UsableFor={"type": "array", "items": STRING})})
+_USABLE = described({"type": "array", "items": STRING}, "Where it may be the sender: `emails/send` (a Source of "
+                                                        "/v1/emails/send), `mail:/v1/emails` (the mail API).")
+SENDERS = reply_of(
+    Domains=described({"type": "array", "items": shape(
+        Name=described(STRING, "The domain."), Verified=described({"type": "boolean"}, "Whether it is verified."),
+        UsableFor=_USABLE, DnsStatus=described({"enum": ["ok", "pending"]}, "Whether its DNS records are in place."))},
+        "The domains the account may send from (the sandbox domain for a test-mode key)."),
+    Mailboxes=described({"type": "array", "items": shape(Address=described(STRING, "The mailbox's address."),
+                                                         UsableFor=_USABLE)}, "The mail API's mailboxes."))

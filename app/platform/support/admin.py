@@ -65,13 +65,18 @@ async def list_accounts(request: Request) -> HTTPResponse:
 
 @bp.get("/api/admin/tenants/<tenant_id:id>", ctx_auth="session", ctx_responses=answers({200: ACCOUNT}))
 async def get_account(request: Request, tenant_id: str) -> HTTPResponse:
+    """Retrieve one account as staff see it.
+
+    Staff only: anyone else gets 404, as does an unknown account."""
     return reply(request, {"Tenant": account_json(await service.account(db.connection(), tenant_id))})
 
 
 @bp.patch("/api/admin/tenants/<tenant_id:id>", ctx_auth="session", ctx_body=AccountEdit,
           ctx_errors=(403, 404, 413, 422), ctx_responses=answers({200: ACCOUNT}))
 async def edit_account(request: Request, tenant_id: str) -> HTTPResponse:
-    """Suspend or reactivate (``Status``), set the plan or the monthly quota; a suspended account's
+    """Change an account's status, plan or monthly quota.
+
+    Suspend or reactivate (``Status``), set the plan or the monthly quota; a suspended account's
     keys get 403 ``TenantSuspended`` on their very next /v1 call."""
     data = _object(request)
     body = validate(data, AccountEdit)
@@ -97,7 +102,9 @@ async def edit_account(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.post("/api/admin/tenants/<tenant_id:id>/enter", ctx_auth="session", ctx_body=SupportEnter,
          ctx_errors=(403, 404, 413, 503), ctx_responses=answers({201: SUPPORT}))
 async def enter(request: Request, tenant_id: str) -> HTTPResponse:
-    """Open a read-only support session on the account for this session; ``Reason`` is mandatory and
+    """Open a read-only support session on an account.
+
+    Open a read-only support session on the account for this session; ``Reason`` is mandatory and
     shows in the account's trail (GET /api/tenants/{id}/impersonations)."""
     body = validate(_object(request), SupportEnter)
     if not body.reason.strip():

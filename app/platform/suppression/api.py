@@ -26,6 +26,9 @@ bp = Blueprint("platform_dashboard_suppression")
         ctx_query=("channel", "address", "reason", "cursor", "limit"), ctx_errors=(403,),
         ctx_responses=answers({200: SUPPRESSIONS}))
 async def list_suppressions(request: Request) -> HTTPResponse:
+    """List the account's suppressed addresses and numbers, a page at a time.
+
+    Any member of the account (`X-Service-Tenant`). Filters: `channel`, `address`, `reason`."""
     access = gate.tenant(request)
     page, filters = listing(request)
     found = await service.list_suppressions(db.connection(), access.tenant_pk, access.tenant_id, page, **filters)
@@ -36,6 +39,9 @@ async def list_suppressions(request: Request) -> HTTPResponse:
 @bp.get("/api/suppressions/<suppression_id:id>", ctx_auth="session", ctx_tenant="header", ctx_errors=(403, 404),
         ctx_responses=answers({200: SUPPRESSION}))
 async def get_suppression(request: Request, suppression_id: str) -> HTTPResponse:
+    """Retrieve one of the account's suppressions.
+
+    Any member of the account (`X-Service-Tenant`); 404 for one of another account."""
     row = await service.suppression(db.connection(), gate.tenant(request).tenant_pk, suppression_id)
     return reply(request, {"Suppression": suppression_view(row)})
 
@@ -43,6 +49,10 @@ async def get_suppression(request: Request, suppression_id: str) -> HTTPResponse
 @bp.delete("/api/suppressions/<suppression_id:id>", ctx_auth="session", ctx_tenant="header", ctx_role="admin",
            ctx_errors=(403, 404, 409), ctx_responses=answers({204: NO_CONTENT}))
 async def delete_suppression(request: Request, suppression_id: str) -> HTTPResponse:
+    """Lift a suppression: the address or number can be sent to again.
+
+    Owners and admins (`X-Service-Tenant`); 204 when done. 409 for an opt-out kept by the CRM (the contact's consent is
+    the CRM's)."""
     async with db.transaction() as conn:
         await service.lift(conn, gate.tenant(request).tenant_pk, suppression_id)
     return no_content()

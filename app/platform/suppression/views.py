@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from kit.timestamps import iso
 from models.platform.suppression import Reason, Suppression
 
@@ -22,8 +22,16 @@ def suppression_view(row: Suppression) -> dict[str, Any]:
     }
 
 
-_SUPPRESSION = shape(Id=STRING, Channel=STRING, Address=STRING, Reason=STRING, MessageId=NULLABLE_STRING,
-                     Removable={"type": "boolean"}, CreatedAt=TIMESTAMP)
-SUPPRESSION = reply_of(Suppression=_SUPPRESSION)
-SUPPRESSIONS = reply_of(Suppressions={"type": "array", "items": _SUPPRESSION}, NextCursor=NULLABLE_STRING,
-                        HasMore={"type": "boolean"})
+_SUPPRESSION = shape(
+    Id=described(STRING, "The suppression's id (`sup_...`)."),
+    Channel=described(STRING, "The channel it applies to."),
+    Address=described(STRING, "The suppressed address or number."),
+    Reason=described(STRING, "Why: `bounce` (a hard bounce), `complaint` or `crm_opt_out` (an opt-out in the CRM)."),
+    MessageId=described(NULLABLE_STRING, "The message that caused it (a bounce, a complaint); null for an opt-out."),
+    Removable=described({"type": "boolean"}, "Whether the account may lift it (not an opt-out kept by the CRM)."),
+    CreatedAt=described(TIMESTAMP, "When it began."))
+SUPPRESSION = reply_of(Suppression=described(_SUPPRESSION, "The suppression."))
+SUPPRESSIONS = reply_of(Suppressions=described({"type": "array", "items": _SUPPRESSION}, "The account's suppressions."),
+                        NextCursor=described(NULLABLE_STRING,
+                                             "Give it as `cursor` for the next page; null on the last one."),
+                        HasMore=described({"type": "boolean"}, "Whether there is a next page."))

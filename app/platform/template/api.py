@@ -59,6 +59,9 @@ PREVIEW = reply_of(Preview=shape(Subject=NULLABLE_STRING, Text=NULLABLE_STRING, 
 @bp.get("/api/templates", ctx_auth="session", ctx_tenant="header", ctx_query=("limit",), ctx_errors=(403,),
         ctx_responses=answers({200: TEMPLATES}))
 async def list_templates(request: Request) -> HTTPResponse:
+    """List the account's templates with the variables each uses.
+
+    Any member of the account (`X-Service-Tenant`)."""
     limit = int_param(request, "limit", default=MAX_TEMPLATES_PER_ACCOUNT, low=1, high=MAX_TEMPLATES_PER_ACCOUNT)
     rows = await service.list_templates(db.connection(), gate.tenant(request).tenant_pk, limit)
     return reply(request, {"Templates": [template_view(row) for row in rows]})
@@ -67,6 +70,10 @@ async def list_templates(request: Request) -> HTTPResponse:
 @bp.post("/api/templates", ctx_auth="session", ctx_tenant="header", ctx_role="admin", ctx_body=TemplateUpsert,
          ctx_errors=(403, 409, 413, 422), ctx_responses=answers({200: TEMPLATE}))
 async def upsert_template(request: Request) -> HTTPResponse:
+    """Create or update a template by its slug: its channel and parts, checked by a trial render before they are kept.
+
+    Owners and admins (`X-Service-Tenant`). 422 for a part that does not render (beside its field in `Details`); 409
+    over the account's number of templates."""
     body = validate(load_json(request, max_bytes=MAX_BODY), TemplateUpsert)
     await service.vet(body)  # the trial render, before the transaction: no connection held meanwhile
     async with db.transaction() as conn:
@@ -77,6 +84,9 @@ async def upsert_template(request: Request) -> HTTPResponse:
 @bp.delete("/api/templates/<template_id:id>", ctx_auth="session", ctx_tenant="header", ctx_role="admin",
            ctx_errors=(403,), ctx_responses=answers({204: NO_CONTENT}))
 async def delete_template(request: Request, template_id: str) -> HTTPResponse:
+    """Delete one of the account's templates; messages already accepted from it still go out as accepted.
+
+    Owners and admins (`X-Service-Tenant`); 204 when done, 404 for a template of another account."""
     async with db.transaction() as conn:
         await service.delete(conn, gate.tenant(request).tenant_pk, template_id)
     return no_content()
@@ -85,6 +95,10 @@ async def delete_template(request: Request, template_id: str) -> HTTPResponse:
 @bp.post("/api/templates/preview", ctx_auth="session", ctx_tenant="header", ctx_body=TemplatePreview,
          ctx_errors=(403, 413, 422, 429), ctx_responses=answers({200: PREVIEW}))
 async def preview(request: Request) -> HTTPResponse:
+    """Render a template's parts with sample variables without saving anything.
+
+    Any member of the account (`X-Service-Tenant`). 422 for a part that does not render; 429 over the previews per
+    person per minute."""
     body = validate(load_json(request, max_bytes=MAX_PREVIEW_BODY), TemplatePreview)
     decision = await request.app.ctx.dashboard_limiter.hit(
         f"template-preview:{request.ctx.session.user_id}", PREVIEWS_PER_MINUTE, 60)

@@ -15,12 +15,19 @@ CHANNELS = ("email", "sms", "push", "whatsapp")
 
 class TemplateUpsert(Body):
     slug: Annotated[str, Field(pattern=SLUG)]
+    """Its name in sends (`Template`): 1 to 100 of a-z 0-9 `_` `.` `-`, from a letter or digit; it cannot change."""
     channel: Literal["email", "sms", "push", "whatsapp"]
+    """`email`, `sms`, `push` or `whatsapp`; it cannot change."""
     name: Annotated[str, Field(max_length=200)] | None = None
+    """A name for people (at most 200 characters)."""
     subject: Annotated[str, Field(min_length=1, max_length=998)] | None = None
+    """The subject (e-mail) or title (push), with `{{ variables }}`."""
     text: Annotated[str, Field(min_length=1, max_length=100_000)] | None = None
+    """The text, with `{{ variables }}`."""
     html: Annotated[str, Field(min_length=1, max_length=1_000_000)] | None = None
+    """The HTML part (e-mail only), with `{{ variables }}`."""
     language: Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$")] | None = None
+    """The language (`en`, `pt_BR`), for WhatsApp's approval."""
 
 
 class TemplateCreate(TemplateUpsert):
@@ -38,10 +45,15 @@ class TemplateChange(Body):
 
     model_config = example({"Subject": "Your order {{ order }} is on its way"})
     name: Annotated[str, Field(max_length=200)] | None = None
+    """A name for people (at most 200 characters)."""
     subject: Annotated[str, Field(min_length=1, max_length=998)] | None = None
+    """The subject (e-mail) or title (push), with `{{ variables }}`; `null` removes it."""
     text: Annotated[str, Field(min_length=1, max_length=100_000)] | None = None
+    """The text, with `{{ variables }}`; `null` removes it."""
     html: Annotated[str, Field(min_length=1, max_length=1_000_000)] | None = None
+    """The HTML part (e-mail only), with `{{ variables }}`; `null` removes it."""
     language: Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$")] | None = None
+    """The language (`en`, `pt_BR`), for WhatsApp's approval."""
 
     def applied_to(self, slug: str, channel: str, current: dict[str, str | None]) -> TemplateUpsert:
         """The whole template once these changes are made to ``current`` (its fields by name)."""

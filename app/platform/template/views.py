@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from app.platform.template.service import variables_of
 from kit.timestamps import iso
 from models.platform.template import Template, TemplateState
@@ -29,11 +29,23 @@ def template_view(template: Template) -> dict[str, Any]:
     }
 
 
-TEMPLATE_SHAPE = shape(TemplateId=STRING, Slug=STRING, Channel={"enum": ["email", "sms", "push", "whatsapp"]},
-                       Name=STRING, Subject=NULLABLE_STRING, Text=NULLABLE_STRING, Html=NULLABLE_STRING,
-                       Language=STRING, Status={"enum": [state.value for state in TemplateState]}, StatusReason=NULLABLE_STRING,
-                       Variables={"type": "array", "items": STRING}, CreatedAt=TIMESTAMP, UpdatedAt=TIMESTAMP)
-TEMPLATE = reply_of(Template=TEMPLATE_SHAPE)
-TEMPLATES = reply_of(Templates={"type": "array", "items": TEMPLATE_SHAPE})
-TEMPLATE_PAGE = reply_of(Templates={"type": "array", "items": TEMPLATE_SHAPE}, NextCursor=NULLABLE_STRING,
-                         HasMore={"type": "boolean"})
+TEMPLATE_SHAPE = shape(
+    TemplateId=described(STRING, "The template's id (`tpl_...`)."),
+    Slug=described(STRING, "Its name in sends (`Template`)."),
+    Channel=described({"enum": ["email", "sms", "push", "whatsapp"]}, "The channel it is for."),
+    Name=described(STRING, "A name for people."),
+    Subject=described(NULLABLE_STRING, "The subject (e-mail) or title (push), with `{{ variables }}`."),
+    Text=described(NULLABLE_STRING, "The text, with `{{ variables }}`."),
+    Html=described(NULLABLE_STRING, "The HTML part (e-mail), with `{{ variables }}`."),
+    Language=described(STRING, "The language (WhatsApp)."),
+    Status=described({"enum": [state.value for state in TemplateState]},
+                     "`active` (usable); WhatsApp: `pending` approval, `approved` or `rejected`."),
+    StatusReason=described(NULLABLE_STRING, "WhatsApp: why it was rejected, or what it still waits for."),
+    Variables=described({"type": "array", "items": STRING}, "The variables its parts use."),
+    CreatedAt=described(TIMESTAMP, "When it was made."), UpdatedAt=described(TIMESTAMP, "When it last changed."))
+TEMPLATE = reply_of(Template=described(TEMPLATE_SHAPE, "The template."))
+TEMPLATES = reply_of(Templates=described({"type": "array", "items": TEMPLATE_SHAPE}, "The account's templates."))
+TEMPLATE_PAGE = reply_of(Templates=described({"type": "array", "items": TEMPLATE_SHAPE}, "The account's templates."),
+                         NextCursor=described(NULLABLE_STRING,
+                                              "Give it as `cursor` for the next page; null on the last one."),
+                         HasMore=described({"type": "boolean"}, "Whether there is a next page."))

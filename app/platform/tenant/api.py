@@ -69,6 +69,9 @@ async def _provision(request: Request, tenant: Tenant, owner_id: str) -> None:
 
 @bp.get("/api/tenants", ctx_auth="session", ctx_responses=answers({200: TENANTS}))
 async def list_tenants(request: Request) -> HTTPResponse:
+    """List the accounts the signed-in person reaches, with their role in each.
+
+    Any session."""
     conn = db.connection()
     roles = await members.reachable(conn, gate.principal(request).user_id)
     rows = await service.tenants_by_pk(conn, roles)
@@ -78,6 +81,10 @@ async def list_tenants(request: Request) -> HTTPResponse:
 @bp.post("/api/tenants", ctx_auth="session", ctx_body=TenantCreate, ctx_errors=(409, 413, 422, 502),
          ctx_responses=answers({201: TENANT}))
 async def create_tenant(request: Request) -> HTTPResponse:
+    """Create an account; the signed-in person is its owner.
+
+    Any session. 409 when the slug is taken; 422 for a name or slug that is not valid; 502 when the identity
+    server fails."""
     data = _object(request)
     for name in IGNORED_ON_CREATE:
         if name in data:
@@ -95,6 +102,9 @@ async def create_tenant(request: Request) -> HTTPResponse:
 @bp.get("/api/tenants/tree", ctx_auth="session", ctx_tenant="header", ctx_query=("depth",), ctx_errors=(403,),
         ctx_responses=answers({200: TREE}))
 async def tree(request: Request) -> HTTPResponse:
+    """Retrieve the account and its sub-accounts as a tree, to `depth` levels.
+
+    Any member of the account (`X-Service-Tenant`)."""
     depth = int_param(request, "depth", default=DEFAULT_DEPTH, low=1, high=MAX_DEPTH)
     access = gate.tenant(request)
     rows = await service.subtree(db.connection(), access.tenant_pk, depth)
@@ -104,6 +114,10 @@ async def tree(request: Request) -> HTTPResponse:
 @bp.post("/api/tenants/<tenant_id:id>/children", ctx_auth="session", ctx_tenant="path", ctx_role="admin",
          ctx_body=ChildCreate, ctx_errors=(403, 409, 413, 422, 502), ctx_responses=answers({201: WRAPPED}))
 async def create_child(request: Request, tenant_id: str) -> HTTPResponse:
+    """Create a sub-account under the account, optionally with a monthly quota.
+
+    Owners and admins of the parent. 409 when the slug is taken; 422 for a value that is
+    not valid; 502 when the identity server fails."""
     body = validate(_object(request), ChildCreate)
     access = gate.tenant(request)
     async with db.transaction() as conn:
@@ -118,6 +132,10 @@ async def create_child(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.patch("/api/tenants/<tenant_id:id>/parent", ctx_auth="session", ctx_tenant="path", ctx_role="owner",
           ctx_body=ParentChange, ctx_errors=(403, 422), ctx_responses=answers({200: WRAPPED}))
 async def move(request: Request, tenant_id: str) -> HTTPResponse:
+    """Move the account under another parent (`ParentId`), or make it a root (`ParentId: null`).
+
+    Owners of the account, and of the new parent. 422 for a move the tree does not allow (under itself or its own
+    sub-account)."""
     data = _object(request)
     _required(data, "ParentId")
     body = validate(data, ParentChange)
@@ -139,6 +157,9 @@ async def move(request: Request, tenant_id: str) -> HTTPResponse:
 @bp.patch("/api/tenants/<tenant_id:id>/quota", ctx_auth="session", ctx_tenant="path", ctx_role="owner",
           ctx_body=QuotaChange, ctx_errors=(403, 422), ctx_responses=answers({200: WRAPPED}))
 async def quota(request: Request, tenant_id: str) -> HTTPResponse:
+    """Set the account's monthly quota (`MonthlyQuota`, null for none).
+
+    Owners of the account. 422 for a quota that is not valid."""
     data = _object(request)
     _required(data, "MonthlyQuota")
     body = validate(data, QuotaChange)

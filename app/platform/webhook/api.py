@@ -76,6 +76,9 @@ async def event_types(request: Request) -> HTTPResponse:
 @bp.get("/webhooks", **READ, ctx_errors=(403,), ctx_query=("mode", "cursor", "limit"),
         ctx_responses=answers({200: ENDPOINTS}))
 async def list_webhooks(request: Request) -> HTTPResponse:
+    """List the account's webhook endpoints of one mode (`live`, default, or `test`), a page at a time.
+
+    Any member of the account (`X-Service-Tenant`). 400 for another `mode`."""
     found = await service.list_endpoints(db.connection(), _owner(request), _page(request))
     now = datetime.now(timezone.utc)
     return reply(request, {"Webhooks": [endpoint_view(row, now) for row in found.items],
@@ -96,6 +99,9 @@ async def create_webhook(request: Request) -> HTTPResponse:
 @bp.get("/webhooks/<webhook_id:id>", **READ, ctx_errors=(403,), ctx_query=("mode",),
         ctx_responses=answers({200: ENDPOINT}))
 async def get_webhook(request: Request, webhook_id: str) -> HTTPResponse:
+    """Retrieve one webhook endpoint (without its secret).
+
+    Any member of the account (`X-Service-Tenant`); 404 for an endpoint of another account or mode."""
     return reply(request, {"Webhook": endpoint_view(await service.endpoint(db.connection(), _owner(request),
                                                                            webhook_id))})
 
@@ -113,6 +119,9 @@ async def update_webhook(request: Request, webhook_id: str) -> HTTPResponse:
 @bp.delete("/webhooks/<webhook_id:id>", **WRITE, ctx_errors=(403,), ctx_query=("mode",),
            ctx_responses=answers({204: NO_CONTENT}))
 async def delete_webhook(request: Request, webhook_id: str) -> HTTPResponse:
+    """Remove a webhook endpoint; nothing more is delivered to it.
+
+    Owners and admins (`X-Service-Tenant`); 204 when done, 404 for an endpoint of another account or mode."""
     await service.delete_endpoint(db.connection(), _owner(request), webhook_id)
     return no_content()
 
@@ -131,6 +140,9 @@ async def rotate_secret(request: Request, webhook_id: str) -> HTTPResponse:
 @bp.post("/webhooks/<webhook_id:id>/test", **WRITE, ctx_query=("mode",), ctx_optional_body=TestEvent,
          ctx_errors=(403, 422), ctx_responses=answers({202: TEST_EVENT}))
 async def send_test_event(request: Request, webhook_id: str) -> HTTPResponse:
+    """Deliver a test event to a webhook endpoint (202: the delivery is queued).
+
+    Owners and admins (`X-Service-Tenant`). 422 for an event type outside the catalogue."""
     body = optional_body(request, TestEvent)
     async with db.transaction() as conn:
         made = await service.send_test_event(conn, _owner(request), webhook_id, body.event_type)
@@ -142,6 +154,9 @@ async def send_test_event(request: Request, webhook_id: str) -> HTTPResponse:
         ctx_query=("mode", "status", "cursor", "limit"),
         ctx_responses=answers({200: DELIVERIES}))
 async def list_deliveries(request: Request, webhook_id: str) -> HTTPResponse:
+    """List a webhook endpoint's deliveries, newest first, optionally of one `status`, a page at a time.
+
+    Any member of the account (`X-Service-Tenant`); 404 for an endpoint of another account or mode."""
     endpoint, found, attempts = await service.list_deliveries(
         db.connection(), _owner(request), webhook_id, _page(request), status=request.args.get("status"))
     return reply(request, {"Deliveries": [delivery_view(row, endpoint, attempts[row.id]) for row in found.items],
@@ -151,6 +166,9 @@ async def list_deliveries(request: Request, webhook_id: str) -> HTTPResponse:
 @bp.get("/webhooks/<webhook_id:id>/deliveries/<delivery_id:id>", **READ, ctx_errors=(403,), ctx_query=("mode",),
         ctx_responses=answers({200: DELIVERY}))
 async def get_delivery(request: Request, webhook_id: str, delivery_id: str) -> HTTPResponse:
+    """Retrieve one delivery of a webhook endpoint with its attempts.
+
+    Any member of the account (`X-Service-Tenant`); 404 for a delivery of another endpoint, account or mode."""
     endpoint, delivery, attempts = await service.delivery_with_attempts(db.connection(), _owner(request),
                                                                         webhook_id, delivery_id)
     return reply(request, {"Delivery": delivery_view(delivery, endpoint, attempts)})

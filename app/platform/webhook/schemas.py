@@ -23,17 +23,25 @@ class WebhookCreate(Body):
         "Description": "Order system",
     })
     url: str = Field(min_length=1, max_length=2048)
+    """Where events are POSTed: an https URL on the public internet."""
     event_types: list[str] = Field(default_factory=lambda: [ALL_EVENTS], min_length=1, max_length=100)
+    """The event types to deliver (`email.delivered` ...), or `["*"]` (the default) for all."""
     enabled: bool = True
+    """Whether events are delivered to it."""
     description: str = Field("", max_length=500)
+    """Your note on the endpoint (at most 500 characters)."""
 
 
 class WebhookUpdate(Body):
     model_config = example({"EventTypes": ["*"], "Enabled": True})
     url: str | None = Field(None, min_length=1, max_length=2048)
+    """Where events are POSTed: an https URL on the public internet."""
     event_types: list[str] | None = Field(None, min_length=1, max_length=100)
+    """The event types to deliver, or `["*"]` for all."""
     enabled: bool | None = None
+    """Whether events are delivered to it."""
     description: str | None = Field(None, max_length=500)
+    """Your note on the endpoint (at most 500 characters)."""
 
     def changes(self) -> dict[str, Any]:
         """The fields the request sets (at least one, none of them null)."""
@@ -49,10 +57,12 @@ class WebhookUpdate(Body):
 
 class SecretRotation(Body):
     overlap_seconds: int = Field(DEFAULT_ROTATION_OVERLAP, ge=0, le=MAX_ROTATION_OVERLAP)
+    """How long the old secret still signs deliveries beside the new one: 0 to 604800 seconds, 86400 by default."""
 
 
 class TestEvent(Body):
     event_type: str = TEST_EVENT
+    """The event type the test delivery carries: `webhook.test` by default."""
 
 
 def optional_body(request: Request, model: type[Body]) -> Body:

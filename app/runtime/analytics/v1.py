@@ -80,7 +80,9 @@ async def events(request: Request) -> HTTPResponse:
 @bp.get("/heatmap", ctx_role=READER, ctx_auth=AUTH, ctx_errors=ERRORS, ctx_query=("pagina", "lado"),
         ctx_responses=answers({200: HEATMAP}))
 async def heatmap(request: Request) -> HTTPResponse:
-    """Clicks of a page by position (percent of its width and height) and how far visitors scrolled;
+    """Retrieve a page's click and scroll heatmap.
+
+    Clicks of a page by position (percent of its width and height) and how far visitors scrolled;
     ``lado`` keeps one A/B side (variant) of the page."""
     page = _text(request, "pagina", required=True)
     side = request.args.get("lado")

@@ -26,8 +26,11 @@ def _site(value: str | None) -> str | None:
 class PixelCreate(Body):
     model_config = example({"Name": "Shop", "Site": "shop.example.com", "Replay": False})
     name: str = Field(min_length=1, max_length=200)
+    """The pixel's name (1 to 200 characters)."""
     site: str = Field(min_length=1, max_length=253)
+    """The site it collects on: a host name such as `shop.example.com` (no scheme, port or path)."""
     replay: bool = False
+    """Whether the pixel also records sessions for replay."""
 
     _check_site = field_validator("site")(_site)
 
@@ -35,9 +38,13 @@ class PixelCreate(Body):
 class PixelUpdate(Body):
     model_config = example({"Site": "shop.example.com", "Replay": True})
     name: str | None = Field(None, min_length=1, max_length=200)
+    """A new name (1 to 200 characters)."""
     site: str | None = Field(None, min_length=1, max_length=253)
+    """A new site: a host name (no scheme, port or path)."""
     replay: bool | None = None
+    """Whether the pixel records sessions for replay."""
     enabled: bool | None = None
+    """Whether its events are taken (a disabled pixel's are not)."""
 
     _check_site = field_validator("site")(_site)
 

@@ -32,7 +32,9 @@ ERASED = reply_of(submissions={"type": "integer"}, leads={"type": "integer"})
 @bp.post("/retention/erasures", ctx_auth="service", ctx_body=ErasureIn, ctx_errors=(400, 404, 413),
          ctx_responses=answers({200: ERASED}))
 async def erase_contacts(request: Request, tenant: str) -> HTTPResponse:
-    """Anonymize the account's form submissions and leads tied to these (anonymized) contacts or
+    """Anonymize the form submissions and leads of erased contacts, and those past the retention policy.
+
+    Anonymize the account's form submissions and leads tied to these (anonymized) contacts or
     older than the account's policy."""
     if not TENANT_ID.fullmatch(tenant):
         raise errors.NotFound("Account not found.")

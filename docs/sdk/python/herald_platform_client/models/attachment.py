@@ -24,9 +24,10 @@ T = TypeVar("T", bound="Attachment")
 class Attachment:
     """ 
         Attributes:
-            filename (str):
-            content (str):
-            content_type (None | str | Unset):
+            filename (str): The file's name as recipients see it (1 to 255 characters); types mail clients block (`.exe`
+                ...) are refused.
+            content (str): The file, base64.
+            content_type (None | str | Unset): Its MIME type (`application/pdf`); guessed from the file name when absent.
      """
 
     filename: str

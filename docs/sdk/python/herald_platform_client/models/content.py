@@ -24,8 +24,9 @@ T = TypeVar("T", bound="Content")
 class Content:
     """ 
         Attributes:
-            data (str):
-            charset (None | str | Unset):
+            data (str): The text.
+            charset (None | str | Unset): Its MIME charset (an IANA name such as `UTF-8`, any case); the Subject's is the
+                message's.
      """
 
     data: str

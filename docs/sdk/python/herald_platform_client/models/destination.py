@@ -24,9 +24,9 @@ T = TypeVar("T", bound="Destination")
 class Destination:
     """ 
         Attributes:
-            to_addresses (list[str]):
-            cc_addresses (list[str] | Unset):
-            bcc_addresses (list[str] | Unset):
+            to_addresses (list[str]): The recipients (1 to 50 addresses).
+            cc_addresses (list[str] | Unset): Copied recipients (at most 50).
+            bcc_addresses (list[str] | Unset): Blind-copied recipients (at most 50); not shown to the others.
      """
 
     to_addresses: list[str]

@@ -27,10 +27,13 @@ T = TypeVar("T", bound="DeviceRegistration")
 class DeviceRegistration:
     """ 
         Attributes:
-            token (str):
-            platform (DeviceRegistrationPlatform):
-            user_ref (None | str | Unset):
-            metadata (DeviceRegistrationMetadataType0 | None | Unset):
+            token (str): The device's push token; for `web`, a browser's PushSubscription as JSON or an FCM registration
+                token.
+            platform (DeviceRegistrationPlatform): `ios`, `android` or `web`.
+            user_ref (None | str | Unset): Your reference for the device's user (at most 256 characters); accepted, not
+                stored.
+            metadata (DeviceRegistrationMetadataType0 | None | Unset): Your labels for the device (name to value); accepted,
+                not stored.
      """
 
     token: str

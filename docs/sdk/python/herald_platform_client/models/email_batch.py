@@ -23,7 +23,8 @@ T = TypeVar("T", bound="EmailBatch")
 class EmailBatch:
     """ 
         Attributes:
-            messages (list[Any]):
+            messages (list[Any]): The e-mails (1 to 500), each the body of `POST /v1/emails/send`; each is accepted or
+                refused on its own.
      """
 
     messages: list[Any]

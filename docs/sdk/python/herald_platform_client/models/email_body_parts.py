@@ -26,8 +26,8 @@ T = TypeVar("T", bound="EmailBodyParts")
 class EmailBodyParts:
     """ 
         Attributes:
-            text (Content | None | Unset):
-            html (Content | None | Unset):
+            text (Content | None | Unset): The plain-text part.
+            html (Content | None | Unset): The HTML part.
      """
 
     text: Content | None | Unset = UNSET

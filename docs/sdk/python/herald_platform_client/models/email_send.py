@@ -31,17 +31,22 @@ T = TypeVar("T", bound="EmailSend")
 class EmailSend:
     """ 
         Attributes:
-            source (str):
+            source (str): The sender: an address of the account's verified domains (the sandbox's with a test key), named or
+                not.
             destination (Destination):
-            message (EmailMessage | None | Unset):
-            template (None | str | Unset):
-            variables (EmailSendVariablesType0 | None | Unset):
-            reply_to_addresses (list[str] | None | Unset):
-            headers (EmailSendHeadersType0 | None | Unset):
-            attachments (list[Attachment] | None | Unset):
-            scheduled_at (None | str | Unset):
-            idempotency_key (None | str | Unset):
-            tags (EmailSendTagsType0 | None | Unset):
+            message (EmailMessage | None | Unset): The subject and body; exactly one of `Message` or `Template`.
+            template (None | str | Unset): The slug of one of the account's e-mail templates, instead of `Message`.
+            variables (EmailSendVariablesType0 | None | Unset): The template's variables (with `Template` only).
+            reply_to_addresses (list[str] | None | Unset): Where replies go (at most 10 addresses).
+            headers (EmailSendHeadersType0 | None | Unset): Custom header fields (at most 50); the ones Herald sets (From,
+                Subject ...) and `X-Herald-*` are refused.
+            attachments (list[Attachment] | None | Unset): Files, base64, at most 10 MB decoded per message.
+            scheduled_at (None | str | Unset): When to deliver it (RFC 3339, at most 72 hours ahead); `POST
+                /v1/emails/{id}/cancel` before then cancels it.
+            idempotency_key (None | str | Unset): As the `Idempotency-Key` header (1 to 128 of A-Z a-z 0-9 . _ : -): a retry
+                answers the first send.
+            tags (EmailSendTagsType0 | None | Unset): Your labels (name to value, values at most 256 characters), returned
+                with the message and its events.
      """
 
     source: str

@@ -29,8 +29,8 @@ class LowerError:
                 'RequestId': 'req_0123456789abcdef'}
 
         Attributes:
-            error (LowerErrorError):
-            request_id (str):
+            error (LowerErrorError): What went wrong.
+            request_id (str): The request's id (req_...), also in the X-Request-Id header.
      """
 
     error: LowerErrorError

@@ -25,12 +25,14 @@ T = TypeVar("T", bound="LowerErrorError")
 
 @_attrs_define
 class LowerErrorError:
-    """ 
+    """ What went wrong.
+
         Attributes:
-            type_ (LowerErrorErrorType):
-            code (str):
-            message (str):
-            details (LowerErrorErrorDetails | Unset):
+            type_ (LowerErrorErrorType): `Sender` for a 4xx (the request is at fault), `Receiver` for a 5xx (Herald or a
+                system it calls).
+            code (str): The error's code, for programs (`ValidationError`, `NotFound`, `Throttling` ...).
+            message (str): What went wrong, in English, for people; it may change.
+            details (LowerErrorErrorDetails | Unset): More about it: for a refused body, each field's name and its reason.
      """
 
     type_: LowerErrorErrorType

@@ -22,8 +22,8 @@ T = TypeVar("T", bound="Notification")
 class Notification:
     """ 
         Attributes:
-            title (str):
-            body (str):
+            title (str): The notification's title (1 to 512 characters).
+            body (str): The notification's text (1 to 4096 characters).
      """
 
     title: str

@@ -29,8 +29,8 @@ class PascalError:
                 'Details': {'Foo': 'unknown field'}}, 'RequestId': 'req_0123456789abcdef'}
 
         Attributes:
-            error (PascalErrorError):
-            request_id (str):
+            error (PascalErrorError): What went wrong.
+            request_id (str): The request's id (req_...), also in the X-Request-Id header.
      """
 
     error: PascalErrorError

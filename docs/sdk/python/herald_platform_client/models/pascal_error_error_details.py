@@ -20,7 +20,9 @@ T = TypeVar("T", bound="PascalErrorErrorDetails")
 
 @_attrs_define
 class PascalErrorErrorDetails:
-    
+    """ More about it: for a refused body, each field's name and its reason.
+
+     """
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

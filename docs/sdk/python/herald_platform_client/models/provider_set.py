@@ -29,8 +29,10 @@ class ProviderSet:
     (``null`` removes it); a secret left out stays as it was.
 
         Attributes:
-            settings (ProviderSetSettings | Unset):
-            secrets (ProviderSetSecrets | Unset):
+            settings (ProviderSetSettings | Unset): The provider's settings (at most 20), replacing the stored ones; `GET
+                /v1/providers` lists each one's.
+            secrets (ProviderSetSecrets | Unset): Its secrets (at most 10), never shown again: each replaces the stored one,
+                `null` removes it.
      """
 
     settings: ProviderSetSettings | Unset = UNSET

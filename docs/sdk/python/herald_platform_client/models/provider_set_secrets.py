@@ -21,7 +21,9 @@ T = TypeVar("T", bound="ProviderSetSecrets")
 
 @_attrs_define
 class ProviderSetSecrets:
-    
+    """ Its secrets (at most 10), never shown again: each replaces the stored one, `null` removes it.
+
+     """
 
     additional_properties: dict[str, None | str] = _attrs_field(init=False, factory=dict)
 

@@ -21,7 +21,9 @@ T = TypeVar("T", bound="ProviderSetSettings")
 
 @_attrs_define
 class ProviderSetSettings:
-    
+    """ The provider's settings (at most 20), replacing the stored ones; `GET /v1/providers` lists each one's.
+
+     """
 
     additional_properties: dict[str, float | int | None | str] = _attrs_field(init=False, factory=dict)
 

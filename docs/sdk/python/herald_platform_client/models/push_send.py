@@ -29,10 +29,12 @@ class PushSend:
     """ 
         Attributes:
             notification (Notification):
-            device_tokens (list[str]):
-            data (None | PushSendDataType0 | Unset):
-            idempotency_key (None | str | Unset):
-            tags (None | PushSendTagsType0 | Unset):
+            device_tokens (list[str]): The devices' push tokens (1 to 500), as registered with `POST /v1/push/devices` or by
+                the apps.
+            data (None | PushSendDataType0 | Unset): A JSON object handed to the app with the notification.
+            idempotency_key (None | str | Unset): As the `Idempotency-Key` header: a retry with the same key and body
+                answers the first send.
+            tags (None | PushSendTagsType0 | Unset): Your labels (name to value), returned with the message and its events.
      """
 
     notification: Notification

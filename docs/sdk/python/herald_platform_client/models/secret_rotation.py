@@ -23,7 +23,8 @@ T = TypeVar("T", bound="SecretRotation")
 class SecretRotation:
     """ 
         Attributes:
-            overlap_seconds (int | Unset):  Default: 86400.
+            overlap_seconds (int | Unset): How long the old secret still signs deliveries beside the new one: 0 to 604800
+                seconds, 86400 by default. Default: 86400.
      """
 
     overlap_seconds: int | Unset = 86400

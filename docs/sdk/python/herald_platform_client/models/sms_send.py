@@ -27,13 +27,14 @@ T = TypeVar("T", bound="SmsSend")
 class SmsSend:
     """ 
         Attributes:
-            to (list[str]):
-            body (None | str | Unset):
-            template (None | str | Unset):
-            variables (None | SmsSendVariablesType0 | Unset):
-            from_ (None | str | Unset):
-            idempotency_key (None | str | Unset):
-            tags (None | SmsSendTagsType0 | Unset):
+            to (list[str]): The recipients' numbers in E.164 (`+14155550123`), 1 to 100.
+            body (None | str | Unset): The text (1 to 1600 characters); exactly one of `Body` or `Template`.
+            template (None | str | Unset): The slug of one of the account's SMS templates, instead of `Body`.
+            variables (None | SmsSendVariablesType0 | Unset): The template's variables (with `Template` only).
+            from_ (None | str | Unset): The sending number, in E.164 (optional).
+            idempotency_key (None | str | Unset): As the `Idempotency-Key` header: a retry with the same key and body
+                answers the first send.
+            tags (None | SmsSendTagsType0 | Unset): Your labels (name to value), returned with the message and its events.
      """
 
     to: list[str]

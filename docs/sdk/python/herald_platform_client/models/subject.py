@@ -24,8 +24,9 @@ T = TypeVar("T", bound="Subject")
 class Subject:
     """ 
         Attributes:
-            data (str):
-            charset (None | str | Unset):
+            data (str): The subject line: one line (no CR, LF or NUL).
+            charset (None | str | Unset): Its MIME charset (an IANA name such as `UTF-8`, any case); the Subject's is the
+                message's.
      """
 
     data: str

@@ -26,11 +26,11 @@ class TemplateChange:
     part); slug and channel stay (another slug or channel is another template).
 
         Attributes:
-            name (None | str | Unset):
-            subject (None | str | Unset):
-            text (None | str | Unset):
-            html (None | str | Unset):
-            language (None | str | Unset):
+            name (None | str | Unset): A name for people (at most 200 characters).
+            subject (None | str | Unset): The subject (e-mail) or title (push), with `{{ variables }}`; `null` removes it.
+            text (None | str | Unset): The text, with `{{ variables }}`; `null` removes it.
+            html (None | str | Unset): The HTML part (e-mail only), with `{{ variables }}`; `null` removes it.
+            language (None | str | Unset): The language (`en`, `pt_BR`), for WhatsApp's approval.
      """
 
     name: None | str | Unset = UNSET

@@ -26,13 +26,14 @@ class TemplateCreate:
     """ POST /v1/templates: the dashboard's fields; a slug the account already has is 409.
 
         Attributes:
-            slug (str):
-            channel (TemplateCreateChannel):
-            name (None | str | Unset):
-            subject (None | str | Unset):
-            text (None | str | Unset):
-            html (None | str | Unset):
-            language (None | str | Unset):
+            slug (str): Its name in sends (`Template`): 1 to 100 of a-z 0-9 `_` `.` `-`, from a letter or digit; it cannot
+                change.
+            channel (TemplateCreateChannel): `email`, `sms`, `push` or `whatsapp`; it cannot change.
+            name (None | str | Unset): A name for people (at most 200 characters).
+            subject (None | str | Unset): The subject (e-mail) or title (push), with `{{ variables }}`.
+            text (None | str | Unset): The text, with `{{ variables }}`.
+            html (None | str | Unset): The HTML part (e-mail only), with `{{ variables }}`.
+            language (None | str | Unset): The language (`en`, `pt_BR`), for WhatsApp's approval.
      """
 
     slug: str

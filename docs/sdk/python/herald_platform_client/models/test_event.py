@@ -23,7 +23,8 @@ T = TypeVar("T", bound="TestEvent")
 class TestEvent:
     """ 
         Attributes:
-            event_type (str | Unset):  Default: 'webhook.test'.
+            event_type (str | Unset): The event type the test delivery carries: `webhook.test` by default. Default:
+                'webhook.test'.
      """
 
     event_type: str | Unset = 'webhook.test'

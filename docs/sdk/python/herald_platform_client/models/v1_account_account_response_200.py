@@ -22,13 +22,13 @@ T = TypeVar("T", bound="V1AccountAccountResponse200")
 class V1AccountAccountResponse200:
     """ 
         Attributes:
-            tenant_id (str):
-            name (str):
-            plan (str):
-            status (str):
-            api_key_id (str):
-            api_key_scope (str):
-            request_id (str):
+            tenant_id (str): The account's id (`acc_...`).
+            name (str): The account's name.
+            plan (str): The account's plan.
+            status (str): The account's status (`active` ...).
+            api_key_id (str): The id of the key that made this request (`key_...`).
+            api_key_scope (str): That key's scopes, comma-separated.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     tenant_id: str

@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1AccountUsageResponse200")
 class V1AccountUsageResponse200:
     """ 
         Attributes:
-            usage (V1AccountUsageResponse200Usage):
-            request_id (str):
+            usage (V1AccountUsageResponse200Usage): The month's usage.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     usage: V1AccountUsageResponse200Usage

@@ -22,14 +22,15 @@ T = TypeVar("T", bound="V1AccountUsageResponse200Usage")
 
 @_attrs_define
 class V1AccountUsageResponse200Usage:
-    """ 
+    """ The month's usage.
+
         Attributes:
-            period (str):
-            emails_sent (int):
-            sms_sent (int):
-            push_sent (int):
-            api_calls (int):
-            updated_at (datetime.datetime | None):
+            period (str): The month counted (`YYYY-MM`, UTC).
+            emails_sent (int): E-mails sent in the month.
+            sms_sent (int): SMS sent in the month.
+            push_sent (int): Push notifications sent in the month.
+            api_calls (int): Requests made with the account's keys in the month.
+            updated_at (datetime.datetime | None): When the counts last changed; null while nothing is counted.
      """
 
     period: str

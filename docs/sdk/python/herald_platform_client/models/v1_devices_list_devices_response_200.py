@@ -25,10 +25,10 @@ T = TypeVar("T", bound="V1DevicesListDevicesResponse200")
 class V1DevicesListDevicesResponse200:
     """ 
         Attributes:
-            devices (list[V1DevicesListDevicesResponse200DevicesItem]):
-            next_cursor (int):
-            has_more (bool):
-            request_id (str):
+            devices (list[V1DevicesListDevicesResponse200DevicesItem]): The account's devices.
+            next_cursor (int): Give it as `cursor` for the next page.
+            has_more (bool): Whether there is a next page.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     devices: list[V1DevicesListDevicesResponse200DevicesItem]

@@ -25,11 +25,11 @@ T = TypeVar("T", bound="V1DevicesListDevicesResponse200DevicesItem")
 class V1DevicesListDevicesResponse200DevicesItem:
     """ 
         Attributes:
-            device_id (str):
-            token (str):
-            platform (V1DevicesListDevicesResponse200DevicesItemPlatform):
-            created_at (datetime.datetime):
-            updated_at (datetime.datetime):
+            device_id (str): The device's id (`dev_...`).
+            token (str): Its push token, as registered.
+            platform (V1DevicesListDevicesResponse200DevicesItemPlatform): `ios`, `android` or `web`.
+            created_at (datetime.datetime): When it was first registered.
+            updated_at (datetime.datetime): When it was last registered or changed.
      """
 
     device_id: str

@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1DevicesRegisterDeviceResponse200")
 class V1DevicesRegisterDeviceResponse200:
     """ 
         Attributes:
-            device (V1DevicesRegisterDeviceResponse200Device):
-            request_id (str):
+            device (V1DevicesRegisterDeviceResponse200Device): The device.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     device: V1DevicesRegisterDeviceResponse200Device

@@ -23,13 +23,14 @@ T = TypeVar("T", bound="V1DevicesRegisterDeviceResponse200Device")
 
 @_attrs_define
 class V1DevicesRegisterDeviceResponse200Device:
-    """ 
+    """ The device.
+
         Attributes:
-            device_id (str):
-            token (str):
-            platform (V1DevicesRegisterDeviceResponse200DevicePlatform):
-            created_at (datetime.datetime):
-            updated_at (datetime.datetime):
+            device_id (str): The device's id (`dev_...`).
+            token (str): Its push token, as registered.
+            platform (V1DevicesRegisterDeviceResponse200DevicePlatform): `ios`, `android` or `web`.
+            created_at (datetime.datetime): When it was first registered.
+            updated_at (datetime.datetime): When it was last registered or changed.
      """
 
     device_id: str

@@ -23,10 +23,10 @@ T = TypeVar("T", bound="V1MessageCancelEmailResponse200")
 class V1MessageCancelEmailResponse200:
     """ 
         Attributes:
-            message_id (str):
-            status (Literal['failed']):
-            cancelled (Literal[True]):
-            request_id (str):
+            message_id (str): The message's id (`msg_...`).
+            status (Literal['failed']): `failed`: it will not be sent.
+            cancelled (Literal[True]): True: the scheduled send was cancelled.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     message_id: str

@@ -26,9 +26,9 @@ T = TypeVar("T", bound="V1MessageGetEmailResponse200")
 class V1MessageGetEmailResponse200:
     """ 
         Attributes:
-            message (V1MessageGetEmailResponse200Message):
-            events (list[V1MessageGetEmailResponse200EventsItem]):
-            request_id (str):
+            message (V1MessageGetEmailResponse200Message): The e-mail.
+            events (list[V1MessageGetEmailResponse200EventsItem]): The message's timeline, oldest first.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     message: V1MessageGetEmailResponse200Message

@@ -24,9 +24,10 @@ T = TypeVar("T", bound="V1MessageGetEmailResponse200EventsItem")
 class V1MessageGetEmailResponse200EventsItem:
     """ 
         Attributes:
-            type_ (str):
-            at (datetime.datetime):
-            detail (Any):
+            type_ (str): What happened: `queued` (accepted) first, then the delivery's events.
+            at (datetime.datetime): When.
+            detail (Any): More about it (the provider's answer, a bounce's reason, a scheduled send's `ScheduledAt` ...), or
+                null.
      """
 
     type_: str

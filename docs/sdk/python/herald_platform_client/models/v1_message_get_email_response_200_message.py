@@ -24,19 +24,20 @@ T = TypeVar("T", bound="V1MessageGetEmailResponse200Message")
 
 @_attrs_define
 class V1MessageGetEmailResponse200Message:
-    """ 
+    """ The e-mail.
+
         Attributes:
-            message_id (str):
-            status (str):
-            to (str):
-            role (None | str):
-            from_ (None | str):
-            subject (None | str):
-            mode (str):
-            created_at (datetime.datetime):
-            updated_at (datetime.datetime):
-            channel (str):
-            body (V1MessageGetEmailResponse200MessageBody):
+            message_id (str): The message's id (`msg_...`).
+            status (str): `queued`, `sending`, `sent`, `delivered`, `failed`, `bounced` or `complained`.
+            to (str): The recipient.
+            role (None | str): E-mail: how the recipient was addressed (`to`, `cc`, `bcc`).
+            from_ (None | str): The sender.
+            subject (None | str): The subject (e-mail).
+            mode (str): `live` or `test`: the mode of the key that sent it.
+            created_at (datetime.datetime): When it was accepted.
+            updated_at (datetime.datetime): When its status last changed.
+            channel (str): `email`.
+            body (V1MessageGetEmailResponse200MessageBody): The content: `Text` and `Html`.
      """
 
     message_id: str

@@ -20,7 +20,9 @@ T = TypeVar("T", bound="V1MessageGetEmailResponse200MessageBody")
 
 @_attrs_define
 class V1MessageGetEmailResponse200MessageBody:
-    
+    """ The content: `Text` and `Html`.
+
+     """
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -25,10 +25,10 @@ T = TypeVar("T", bound="V1MessageListEmailsResponse200")
 class V1MessageListEmailsResponse200:
     """ 
         Attributes:
-            messages (list[V1MessageListEmailsResponse200MessagesItem]):
-            next_cursor (int):
-            has_more (bool):
-            request_id (str):
+            messages (list[V1MessageListEmailsResponse200MessagesItem]): The e-mails, newest first.
+            next_cursor (int): Give it as `cursor` for the next page.
+            has_more (bool): Whether there is a next page.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     messages: list[V1MessageListEmailsResponse200MessagesItem]

@@ -24,15 +24,15 @@ T = TypeVar("T", bound="V1MessageListEmailsResponse200MessagesItem")
 class V1MessageListEmailsResponse200MessagesItem:
     """ 
         Attributes:
-            message_id (str):
-            status (str):
-            to (str):
-            role (None | str):
-            from_ (None | str):
-            subject (None | str):
-            mode (str):
-            created_at (datetime.datetime):
-            updated_at (datetime.datetime):
+            message_id (str): The message's id (`msg_...`).
+            status (str): `queued`, `sending`, `sent`, `delivered`, `failed`, `bounced` or `complained`.
+            to (str): The recipient.
+            role (None | str): E-mail: how the recipient was addressed (`to`, `cc`, `bcc`).
+            from_ (None | str): The sender.
+            subject (None | str): The subject (e-mail).
+            mode (str): `live` or `test`: the mode of the key that sent it.
+            created_at (datetime.datetime): When it was accepted.
+            updated_at (datetime.datetime): When its status last changed.
      """
 
     message_id: str

@@ -26,10 +26,10 @@ T = TypeVar("T", bound="V1MessageSendEmailBatchResponse202")
 class V1MessageSendEmailBatchResponse202:
     """ 
         Attributes:
-            count (int):
+            count (int): How many items the batch had.
             results (list[V1MessageSendEmailBatchResponse202ResultsItemType0 |
-                V1MessageSendEmailBatchResponse202ResultsItemType1]):
-            request_id (str):
+                V1MessageSendEmailBatchResponse202ResultsItemType1]): One result per item, in order.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     count: int

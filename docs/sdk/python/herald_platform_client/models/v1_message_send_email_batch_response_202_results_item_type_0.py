@@ -23,10 +23,11 @@ T = TypeVar("T", bound="V1MessageSendEmailBatchResponse202ResultsItemType0")
 class V1MessageSendEmailBatchResponse202ResultsItemType0:
     """ 
         Attributes:
-            index (int):
-            message_id (None | str):
-            message_ids (list[str]):
-            reused_idempotency (bool):
+            index (int): The item's position in `Messages`, from 0.
+            message_id (None | str): The first recipient's message id (`msg_...`).
+            message_ids (list[str]): One message id per recipient, in order.
+            reused_idempotency (bool): True when the `Idempotency-Key` was used before with the same body: the answer is the
+                first send's, nothing new was sent.
      """
 
     index: int

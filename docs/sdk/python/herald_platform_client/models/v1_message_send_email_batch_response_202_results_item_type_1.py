@@ -25,8 +25,9 @@ T = TypeVar("T", bound="V1MessageSendEmailBatchResponse202ResultsItemType1")
 class V1MessageSendEmailBatchResponse202ResultsItemType1:
     """ 
         Attributes:
-            index (int):
-            error (V1MessageSendEmailBatchResponse202ResultsItemType1Error):
+            index (int): The item's position in `Messages`, from 0.
+            error (V1MessageSendEmailBatchResponse202ResultsItemType1Error): Why this item was refused (the others are not
+                affected).
      """
 
     index: int

@@ -24,11 +24,13 @@ T = TypeVar("T", bound="V1MessageSendEmailBatchResponse202ResultsItemType1Error"
 
 @_attrs_define
 class V1MessageSendEmailBatchResponse202ResultsItemType1Error:
-    """ 
+    """ Why this item was refused (the others are not affected).
+
         Attributes:
-            code (str):
-            message (str):
-            details (V1MessageSendEmailBatchResponse202ResultsItemType1ErrorDetails | Unset):
+            code (str): The error's code (`ValidationError` ...).
+            message (str): What went wrong.
+            details (V1MessageSendEmailBatchResponse202ResultsItemType1ErrorDetails | Unset): Each refused field and its
+                reason.
      """
 
     code: str

@@ -20,7 +20,9 @@ T = TypeVar("T", bound="V1MessageSendEmailBatchResponse202ResultsItemType1ErrorD
 
 @_attrs_define
 class V1MessageSendEmailBatchResponse202ResultsItemType1ErrorDetails:
-    
+    """ Each refused field and its reason.
+
+     """
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

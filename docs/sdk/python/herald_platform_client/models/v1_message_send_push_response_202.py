@@ -24,11 +24,12 @@ T = TypeVar("T", bound="V1MessageSendPushResponse202")
 class V1MessageSendPushResponse202:
     """ 
         Attributes:
-            message_id (None | str):
-            message_ids (list[str]):
-            reused_idempotency (bool):
-            status (Literal['queued']):
-            request_id (str):
+            message_id (None | str): The first recipient's message id (`msg_...`).
+            message_ids (list[str]): One message id per recipient, in order.
+            reused_idempotency (bool): True when the `Idempotency-Key` was used before with the same body: the answer is the
+                first send's, nothing new was sent.
+            status (Literal['queued']): `queued`: accepted, to be sent.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     message_id: None | str

@@ -26,15 +26,17 @@ T = TypeVar("T", bound="V1ProvidersGetProviderResponse200Provider")
 
 @_attrs_define
 class V1ProvidersGetProviderResponse200Provider:
-    """ 
+    """ The provider setting.
+
         Attributes:
-            channel (V1ProvidersGetProviderResponse200ProviderChannel):
-            key (str):
-            settings (V1ProvidersGetProviderResponse200ProviderSettings):
-            secrets (V1ProvidersGetProviderResponse200ProviderSecrets):
-            settable (bool):
-            created_at (datetime.datetime):
-            updated_at (datetime.datetime):
+            channel (V1ProvidersGetProviderResponse200ProviderChannel): The channel it sends on.
+            key (str): The provider's key (`smtp`, `twilio`, `webpush` ...).
+            settings (V1ProvidersGetProviderResponse200ProviderSettings): Its settings, in the clear.
+            secrets (V1ProvidersGetProviderResponse200ProviderSecrets): Whether each secret is set (write-only: their values
+                are never shown).
+            settable (bool): False for a provider another screen manages (web push keys).
+            created_at (datetime.datetime): When it was first set.
+            updated_at (datetime.datetime): When it last changed.
      """
 
     channel: V1ProvidersGetProviderResponse200ProviderChannel

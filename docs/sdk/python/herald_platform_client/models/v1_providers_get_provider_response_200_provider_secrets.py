@@ -20,7 +20,9 @@ T = TypeVar("T", bound="V1ProvidersGetProviderResponse200ProviderSecrets")
 
 @_attrs_define
 class V1ProvidersGetProviderResponse200ProviderSecrets:
-    
+    """ Whether each secret is set (write-only: their values are never shown).
+
+     """
 
     additional_properties: dict[str, bool] = _attrs_field(init=False, factory=dict)
 

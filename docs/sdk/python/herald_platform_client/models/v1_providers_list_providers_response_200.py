@@ -26,9 +26,9 @@ T = TypeVar("T", bound="V1ProvidersListProvidersResponse200")
 class V1ProvidersListProvidersResponse200:
     """ 
         Attributes:
-            providers (list[V1ProvidersListProvidersResponse200ProvidersItem]):
-            catalog (list[V1ProvidersListProvidersResponse200CatalogItem]):
-            request_id (str):
+            providers (list[V1ProvidersListProvidersResponse200ProvidersItem]): The account's provider settings.
+            catalog (list[V1ProvidersListProvidersResponse200CatalogItem]): What an account may set, per provider.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     providers: list[V1ProvidersListProvidersResponse200ProvidersItem]

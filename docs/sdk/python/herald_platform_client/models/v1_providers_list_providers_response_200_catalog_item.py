@@ -26,10 +26,10 @@ T = TypeVar("T", bound="V1ProvidersListProvidersResponse200CatalogItem")
 class V1ProvidersListProvidersResponse200CatalogItem:
     """ 
         Attributes:
-            channel (str):
-            key (str):
-            settings (list[V1ProvidersListProvidersResponse200CatalogItemSettingsItem]):
-            secrets (list[V1ProvidersListProvidersResponse200CatalogItemSecretsItem]):
+            channel (str): The channel it sends on.
+            key (str): The provider's key (`smtp`, `twilio`, `webpush` ...).
+            settings (list[V1ProvidersListProvidersResponse200CatalogItemSettingsItem]): The settings it takes.
+            secrets (list[V1ProvidersListProvidersResponse200CatalogItemSecretsItem]): The secrets it takes.
      """
 
     channel: str

@@ -24,10 +24,10 @@ T = TypeVar("T", bound="V1ProvidersListProvidersResponse200CatalogItemSettingsIt
 class V1ProvidersListProvidersResponse200CatalogItemSettingsItem:
     """ 
         Attributes:
-            name (str | Unset):
-            type_ (str | Unset):
-            required (bool | Unset):
-            choices (list[str] | Unset):
+            name (str | Unset): The setting's or secret's name.
+            type_ (str | Unset): The setting's kind: `string`, `host`, `url`, `port`, `number` or `choice`.
+            required (bool | Unset): Whether it must be given.
+            choices (list[str] | Unset): The values it takes, when they are few.
      """
 
     name: str | Unset = UNSET

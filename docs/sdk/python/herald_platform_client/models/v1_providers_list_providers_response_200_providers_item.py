@@ -28,13 +28,14 @@ T = TypeVar("T", bound="V1ProvidersListProvidersResponse200ProvidersItem")
 class V1ProvidersListProvidersResponse200ProvidersItem:
     """ 
         Attributes:
-            channel (V1ProvidersListProvidersResponse200ProvidersItemChannel):
-            key (str):
-            settings (V1ProvidersListProvidersResponse200ProvidersItemSettings):
-            secrets (V1ProvidersListProvidersResponse200ProvidersItemSecrets):
-            settable (bool):
-            created_at (datetime.datetime):
-            updated_at (datetime.datetime):
+            channel (V1ProvidersListProvidersResponse200ProvidersItemChannel): The channel it sends on.
+            key (str): The provider's key (`smtp`, `twilio`, `webpush` ...).
+            settings (V1ProvidersListProvidersResponse200ProvidersItemSettings): Its settings, in the clear.
+            secrets (V1ProvidersListProvidersResponse200ProvidersItemSecrets): Whether each secret is set (write-only: their
+                values are never shown).
+            settable (bool): False for a provider another screen manages (web push keys).
+            created_at (datetime.datetime): When it was first set.
+            updated_at (datetime.datetime): When it last changed.
      """
 
     channel: V1ProvidersListProvidersResponse200ProvidersItemChannel

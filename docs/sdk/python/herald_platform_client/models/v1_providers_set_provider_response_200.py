@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1ProvidersSetProviderResponse200")
 class V1ProvidersSetProviderResponse200:
     """ 
         Attributes:
-            provider (V1ProvidersSetProviderResponse200Provider):
-            request_id (str):
+            provider (V1ProvidersSetProviderResponse200Provider): The provider setting.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     provider: V1ProvidersSetProviderResponse200Provider

@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1ProvidersSetProviderResponse201")
 class V1ProvidersSetProviderResponse201:
     """ 
         Attributes:
-            provider (V1ProvidersSetProviderResponse201Provider):
-            request_id (str):
+            provider (V1ProvidersSetProviderResponse201Provider): The provider setting.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     provider: V1ProvidersSetProviderResponse201Provider

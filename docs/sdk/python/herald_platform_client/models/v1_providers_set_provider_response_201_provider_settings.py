@@ -20,7 +20,9 @@ T = TypeVar("T", bound="V1ProvidersSetProviderResponse201ProviderSettings")
 
 @_attrs_define
 class V1ProvidersSetProviderResponse201ProviderSettings:
-    
+    """ Its settings, in the clear.
+
+     """
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

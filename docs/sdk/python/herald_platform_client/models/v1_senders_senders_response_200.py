@@ -26,9 +26,10 @@ T = TypeVar("T", bound="V1SendersSendersResponse200")
 class V1SendersSendersResponse200:
     """ 
         Attributes:
-            domains (list[V1SendersSendersResponse200DomainsItem]):
-            mailboxes (list[V1SendersSendersResponse200MailboxesItem]):
-            request_id (str):
+            domains (list[V1SendersSendersResponse200DomainsItem]): The domains the account may send from (the sandbox
+                domain for a test-mode key).
+            mailboxes (list[V1SendersSendersResponse200MailboxesItem]): The mail API's mailboxes.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     domains: list[V1SendersSendersResponse200DomainsItem]

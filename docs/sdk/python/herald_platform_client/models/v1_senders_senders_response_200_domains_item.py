@@ -24,10 +24,11 @@ T = TypeVar("T", bound="V1SendersSendersResponse200DomainsItem")
 class V1SendersSendersResponse200DomainsItem:
     """ 
         Attributes:
-            name (str):
-            verified (bool):
-            usable_for (list[str]):
-            dns_status (V1SendersSendersResponse200DomainsItemDnsStatus):
+            name (str): The domain.
+            verified (bool): Whether it is verified.
+            usable_for (list[str]): Where it may be the sender: `emails/send` (a Source of /v1/emails/send),
+                `mail:/v1/emails` (the mail API).
+            dns_status (V1SendersSendersResponse200DomainsItemDnsStatus): Whether its DNS records are in place.
      """
 
     name: str

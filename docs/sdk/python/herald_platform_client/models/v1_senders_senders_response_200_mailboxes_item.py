@@ -23,8 +23,9 @@ T = TypeVar("T", bound="V1SendersSendersResponse200MailboxesItem")
 class V1SendersSendersResponse200MailboxesItem:
     """ 
         Attributes:
-            address (str):
-            usable_for (list[str]):
+            address (str): The mailbox's address.
+            usable_for (list[str]): Where it may be the sender: `emails/send` (a Source of /v1/emails/send),
+                `mail:/v1/emails` (the mail API).
      """
 
     address: str

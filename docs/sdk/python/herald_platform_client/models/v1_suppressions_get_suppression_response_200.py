@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1SuppressionsGetSuppressionResponse200")
 class V1SuppressionsGetSuppressionResponse200:
     """ 
         Attributes:
-            suppression (V1SuppressionsGetSuppressionResponse200Suppression):
-            request_id (str):
+            suppression (V1SuppressionsGetSuppressionResponse200Suppression): The suppression.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     suppression: V1SuppressionsGetSuppressionResponse200Suppression

@@ -25,10 +25,10 @@ T = TypeVar("T", bound="V1SuppressionsListSuppressionsResponse200")
 class V1SuppressionsListSuppressionsResponse200:
     """ 
         Attributes:
-            suppressions (list[V1SuppressionsListSuppressionsResponse200SuppressionsItem]):
-            next_cursor (None | str):
-            has_more (bool):
-            request_id (str):
+            suppressions (list[V1SuppressionsListSuppressionsResponse200SuppressionsItem]): The account's suppressions.
+            next_cursor (None | str): Give it as `cursor` for the next page; null on the last one.
+            has_more (bool): Whether there is a next page.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     suppressions: list[V1SuppressionsListSuppressionsResponse200SuppressionsItem]

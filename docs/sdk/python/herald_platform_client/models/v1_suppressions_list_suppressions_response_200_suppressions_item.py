@@ -24,13 +24,13 @@ T = TypeVar("T", bound="V1SuppressionsListSuppressionsResponse200SuppressionsIte
 class V1SuppressionsListSuppressionsResponse200SuppressionsItem:
     """ 
         Attributes:
-            id (str):
-            channel (str):
-            address (str):
-            reason (str):
-            message_id (None | str):
-            removable (bool):
-            created_at (datetime.datetime):
+            id (str): The suppression's id (`sup_...`).
+            channel (str): The channel it applies to.
+            address (str): The suppressed address or number.
+            reason (str): Why: `bounce` (a hard bounce), `complaint` or `crm_opt_out` (an opt-out in the CRM).
+            message_id (None | str): The message that caused it (a bounce, a complaint); null for an opt-out.
+            removable (bool): Whether the account may lift it (not an opt-out kept by the CRM).
+            created_at (datetime.datetime): When it began.
      """
 
     id: str

@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1TemplatesCreateTemplateResponse201")
 class V1TemplatesCreateTemplateResponse201:
     """ 
         Attributes:
-            template (V1TemplatesCreateTemplateResponse201Template):
-            request_id (str):
+            template (V1TemplatesCreateTemplateResponse201Template): The template.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     template: V1TemplatesCreateTemplateResponse201Template

@@ -24,21 +24,23 @@ T = TypeVar("T", bound="V1TemplatesCreateTemplateResponse201Template")
 
 @_attrs_define
 class V1TemplatesCreateTemplateResponse201Template:
-    """ 
+    """ The template.
+
         Attributes:
-            template_id (str):
-            slug (str):
-            channel (V1TemplatesCreateTemplateResponse201TemplateChannel):
-            name (str):
-            subject (None | str):
-            text (None | str):
-            html (None | str):
-            language (str):
-            status (V1TemplatesCreateTemplateResponse201TemplateStatus):
-            status_reason (None | str):
-            variables (list[str]):
-            created_at (datetime.datetime):
-            updated_at (datetime.datetime):
+            template_id (str): The template's id (`tpl_...`).
+            slug (str): Its name in sends (`Template`).
+            channel (V1TemplatesCreateTemplateResponse201TemplateChannel): The channel it is for.
+            name (str): A name for people.
+            subject (None | str): The subject (e-mail) or title (push), with `{{ variables }}`.
+            text (None | str): The text, with `{{ variables }}`.
+            html (None | str): The HTML part (e-mail), with `{{ variables }}`.
+            language (str): The language (WhatsApp).
+            status (V1TemplatesCreateTemplateResponse201TemplateStatus): `active` (usable); WhatsApp: `pending` approval,
+                `approved` or `rejected`.
+            status_reason (None | str): WhatsApp: why it was rejected, or what it still waits for.
+            variables (list[str]): The variables its parts use.
+            created_at (datetime.datetime): When it was made.
+            updated_at (datetime.datetime): When it last changed.
      """
 
     template_id: str

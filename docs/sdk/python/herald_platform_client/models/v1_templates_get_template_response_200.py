@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1TemplatesGetTemplateResponse200")
 class V1TemplatesGetTemplateResponse200:
     """ 
         Attributes:
-            template (V1TemplatesGetTemplateResponse200Template):
-            request_id (str):
+            template (V1TemplatesGetTemplateResponse200Template): The template.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     template: V1TemplatesGetTemplateResponse200Template

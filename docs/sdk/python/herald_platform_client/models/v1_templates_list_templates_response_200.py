@@ -25,10 +25,10 @@ T = TypeVar("T", bound="V1TemplatesListTemplatesResponse200")
 class V1TemplatesListTemplatesResponse200:
     """ 
         Attributes:
-            templates (list[V1TemplatesListTemplatesResponse200TemplatesItem]):
-            next_cursor (None | str):
-            has_more (bool):
-            request_id (str):
+            templates (list[V1TemplatesListTemplatesResponse200TemplatesItem]): The account's templates.
+            next_cursor (None | str): Give it as `cursor` for the next page; null on the last one.
+            has_more (bool): Whether there is a next page.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     templates: list[V1TemplatesListTemplatesResponse200TemplatesItem]

@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1TemplatesUpdateTemplateResponse200")
 class V1TemplatesUpdateTemplateResponse200:
     """ 
         Attributes:
-            template (V1TemplatesUpdateTemplateResponse200Template):
-            request_id (str):
+            template (V1TemplatesUpdateTemplateResponse200Template): The template.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     template: V1TemplatesUpdateTemplateResponse200Template

@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1WebhooksCreateWebhookResponse201")
 class V1WebhooksCreateWebhookResponse201:
     """ 
         Attributes:
-            webhook (V1WebhooksCreateWebhookResponse201Webhook):
-            request_id (str):
+            webhook (V1WebhooksCreateWebhookResponse201Webhook): The webhook endpoint, with its new secret.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     webhook: V1WebhooksCreateWebhookResponse201Webhook

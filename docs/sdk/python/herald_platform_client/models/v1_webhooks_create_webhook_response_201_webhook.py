@@ -23,21 +23,23 @@ T = TypeVar("T", bound="V1WebhooksCreateWebhookResponse201Webhook")
 
 @_attrs_define
 class V1WebhooksCreateWebhookResponse201Webhook:
-    """ 
+    """ The webhook endpoint, with its new secret.
+
         Attributes:
-            id (str):
-            url (str):
-            description (None | str):
-            event_types (list[str]):
-            enabled (bool):
-            mode (str):
-            disabled_reason (None | str):
-            disabled_at (None | str):
-            previous_secret_expires_at (None | str):
-            health (V1WebhooksCreateWebhookResponse201WebhookHealth):
-            created_at (str):
-            updated_at (str):
-            secret (str):
+            id (str): The endpoint's id (`whk_...`).
+            url (str): Where events are POSTed.
+            description (None | str): Your note on the endpoint.
+            event_types (list[str]): The event types delivered to it (`*`: all).
+            enabled (bool): Whether events are delivered to it.
+            mode (str): `live` or `test`: the mode of the keys whose events it receives.
+            disabled_reason (None | str): Why Herald turned it off, when it did.
+            disabled_at (None | str): When it was turned off (RFC 3339, to the millisecond).
+            previous_secret_expires_at (None | str): While a rotation's overlap lasts, when the previous secret stops
+                signing (RFC 3339, to the millisecond).
+            health (V1WebhooksCreateWebhookResponse201WebhookHealth): How deliveries to it are going.
+            created_at (str): When it was added (RFC 3339, to the millisecond).
+            updated_at (str): When it last changed (RFC 3339, to the millisecond).
+            secret (str): The signing secret (`whsec_...`): shown here once, never again.
      """
 
     id: str

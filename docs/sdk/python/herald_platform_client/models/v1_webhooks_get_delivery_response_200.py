@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1WebhooksGetDeliveryResponse200")
 class V1WebhooksGetDeliveryResponse200:
     """ 
         Attributes:
-            delivery (V1WebhooksGetDeliveryResponse200Delivery):
-            request_id (str):
+            delivery (V1WebhooksGetDeliveryResponse200Delivery): The delivery.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     delivery: V1WebhooksGetDeliveryResponse200Delivery

@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1WebhooksGetEventResponse200")
 class V1WebhooksGetEventResponse200:
     """ 
         Attributes:
-            event (V1WebhooksGetEventResponse200Event):
-            request_id (str):
+            event (V1WebhooksGetEventResponse200Event): The event.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     event: V1WebhooksGetEventResponse200Event

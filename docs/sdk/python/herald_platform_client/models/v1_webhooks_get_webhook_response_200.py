@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1WebhooksGetWebhookResponse200")
 class V1WebhooksGetWebhookResponse200:
     """ 
         Attributes:
-            webhook (V1WebhooksGetWebhookResponse200Webhook):
-            request_id (str):
+            webhook (V1WebhooksGetWebhookResponse200Webhook): The webhook endpoint.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     webhook: V1WebhooksGetWebhookResponse200Webhook

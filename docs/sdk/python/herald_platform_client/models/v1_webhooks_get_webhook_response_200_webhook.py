@@ -23,20 +23,22 @@ T = TypeVar("T", bound="V1WebhooksGetWebhookResponse200Webhook")
 
 @_attrs_define
 class V1WebhooksGetWebhookResponse200Webhook:
-    """ 
+    """ The webhook endpoint.
+
         Attributes:
-            id (str):
-            url (str):
-            description (None | str):
-            event_types (list[str]):
-            enabled (bool):
-            mode (str):
-            disabled_reason (None | str):
-            disabled_at (None | str):
-            previous_secret_expires_at (None | str):
-            health (V1WebhooksGetWebhookResponse200WebhookHealth):
-            created_at (str):
-            updated_at (str):
+            id (str): The endpoint's id (`whk_...`).
+            url (str): Where events are POSTed.
+            description (None | str): Your note on the endpoint.
+            event_types (list[str]): The event types delivered to it (`*`: all).
+            enabled (bool): Whether events are delivered to it.
+            mode (str): `live` or `test`: the mode of the keys whose events it receives.
+            disabled_reason (None | str): Why Herald turned it off, when it did.
+            disabled_at (None | str): When it was turned off (RFC 3339, to the millisecond).
+            previous_secret_expires_at (None | str): While a rotation's overlap lasts, when the previous secret stops
+                signing (RFC 3339, to the millisecond).
+            health (V1WebhooksGetWebhookResponse200WebhookHealth): How deliveries to it are going.
+            created_at (str): When it was added (RFC 3339, to the millisecond).
+            updated_at (str): When it last changed (RFC 3339, to the millisecond).
      """
 
     id: str

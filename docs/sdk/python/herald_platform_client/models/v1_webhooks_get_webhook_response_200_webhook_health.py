@@ -21,13 +21,15 @@ T = TypeVar("T", bound="V1WebhooksGetWebhookResponse200WebhookHealth")
 
 @_attrs_define
 class V1WebhooksGetWebhookResponse200WebhookHealth:
-    """ 
+    """ How deliveries to it are going.
+
         Attributes:
-            breaker (str):
-            breaker_open_until (None | str):
-            consecutive_failures (int):
-            failing_since (None | str):
-            last_success_at (None | str):
+            breaker (str): `closed`; `open` after 5 failed attempts in a row (no calls until `BreakerOpenUntil`); `half-
+                open` while one delivery probes the endpoint.
+            breaker_open_until (None | str): While `open`, when a probe may be sent (RFC 3339, to the millisecond).
+            consecutive_failures (int): Failed attempts in a row.
+            failing_since (None | str): When the failures in a row began (RFC 3339, to the millisecond).
+            last_success_at (None | str): The last successful attempt (RFC 3339, to the millisecond).
      """
 
     breaker: str

@@ -25,10 +25,10 @@ T = TypeVar("T", bound="V1WebhooksListDeliveriesResponse200")
 class V1WebhooksListDeliveriesResponse200:
     """ 
         Attributes:
-            deliveries (list[V1WebhooksListDeliveriesResponse200DeliveriesItem]):
-            next_cursor (int | None | str):
-            has_more (bool):
-            request_id (str):
+            deliveries (list[V1WebhooksListDeliveriesResponse200DeliveriesItem]): The deliveries, newest first.
+            next_cursor (int | None | str): Give it as `cursor` for the next page; null on the last.
+            has_more (bool): Whether there is a next page.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     deliveries: list[V1WebhooksListDeliveriesResponse200DeliveriesItem]

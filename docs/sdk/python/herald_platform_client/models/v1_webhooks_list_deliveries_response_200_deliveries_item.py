@@ -25,18 +25,18 @@ T = TypeVar("T", bound="V1WebhooksListDeliveriesResponse200DeliveriesItem")
 class V1WebhooksListDeliveriesResponse200DeliveriesItem:
     """ 
         Attributes:
-            id (str):
-            webhook_id (str):
-            event_id (str):
-            event_type (str):
-            status (str):
-            attempt_count (int):
-            next_attempt_at (None | str):
-            last_attempt_at (None | str):
-            last_status_code (int | None):
-            last_error (None | str):
-            created_at (str):
-            attempts (list[V1WebhooksListDeliveriesResponse200DeliveriesItemAttemptsItem]):
+            id (str): The delivery's id (`whd_...`).
+            webhook_id (str): The endpoint's id (`whk_...`).
+            event_id (str): The event's id (`evt_...`).
+            event_type (str): The event's type (`email.delivered`, `webhook.test` ...).
+            status (str): `pending`, `succeeded` or `failed`.
+            attempt_count (int): Attempts made so far.
+            next_attempt_at (None | str): While `pending`, when the next attempt is due (RFC 3339, to the millisecond).
+            last_attempt_at (None | str): When the last attempt started (RFC 3339, to the millisecond).
+            last_status_code (int | None): The HTTP status of the last attempt, when the endpoint answered.
+            last_error (None | str): What went wrong on the last attempt.
+            created_at (str): When the delivery was queued (RFC 3339, to the millisecond).
+            attempts (list[V1WebhooksListDeliveriesResponse200DeliveriesItemAttemptsItem]): Its attempts, in order.
      """
 
     id: str

@@ -23,13 +23,14 @@ T = TypeVar("T", bound="V1WebhooksListDeliveriesResponse200DeliveriesItemAttempt
 class V1WebhooksListDeliveriesResponse200DeliveriesItemAttemptsItem:
     """ 
         Attributes:
-            number (int):
-            at (None | str):
-            outcome (str):
-            status_code (int | None):
-            duration_ms (int | None):
-            error (None | str):
-            response_excerpt (None | str):
+            number (int): The attempt's number, from 1.
+            at (None | str): When it started (RFC 3339, to the millisecond).
+            outcome (str): `succeeded` (2xx), `http_error` (any other status; redirects are not followed), `timeout`,
+                `connection_error` or `unsafe_target` (an address never connected to).
+            status_code (int | None): The endpoint's HTTP status, when it answered.
+            duration_ms (int | None): How long the attempt took, in milliseconds.
+            error (None | str): What went wrong, when it failed.
+            response_excerpt (None | str): The first 1000 characters of the endpoint's answer.
      """
 
     number: int

@@ -25,10 +25,10 @@ T = TypeVar("T", bound="V1WebhooksListEventsResponse200")
 class V1WebhooksListEventsResponse200:
     """ 
         Attributes:
-            events (list[V1WebhooksListEventsResponse200EventsItem]):
-            next_cursor (int | None | str):
-            has_more (bool):
-            request_id (str):
+            events (list[V1WebhooksListEventsResponse200EventsItem]): The events, newest first.
+            next_cursor (int | None | str): Give it as `cursor` for the next page; null on the last.
+            has_more (bool): Whether there is a next page.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     events: list[V1WebhooksListEventsResponse200EventsItem]

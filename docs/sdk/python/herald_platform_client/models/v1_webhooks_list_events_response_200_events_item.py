@@ -22,11 +22,11 @@ T = TypeVar("T", bound="V1WebhooksListEventsResponse200EventsItem")
 class V1WebhooksListEventsResponse200EventsItem:
     """ 
         Attributes:
-            event_id (str):
-            event_type (str):
-            created_at (str):
-            tenant_id (str):
-            data (Any):
+            event_id (str): The event's id (`evt_...`).
+            event_type (str): The event's type (`email.delivered`, `webhook.test` ...).
+            created_at (str): When it happened (RFC 3339, to the millisecond).
+            tenant_id (str): The account's id.
+            data (Any): The event's payload: its fields depend on the type (docs/webhooks.md).
      """
 
     event_id: str

@@ -25,10 +25,10 @@ T = TypeVar("T", bound="V1WebhooksListWebhooksResponse200")
 class V1WebhooksListWebhooksResponse200:
     """ 
         Attributes:
-            webhooks (list[V1WebhooksListWebhooksResponse200WebhooksItem]):
-            next_cursor (int | None | str):
-            has_more (bool):
-            request_id (str):
+            webhooks (list[V1WebhooksListWebhooksResponse200WebhooksItem]): The endpoints, in order.
+            next_cursor (int | None | str): Give it as `cursor` for the next page; null on the last.
+            has_more (bool): Whether there is a next page.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     webhooks: list[V1WebhooksListWebhooksResponse200WebhooksItem]

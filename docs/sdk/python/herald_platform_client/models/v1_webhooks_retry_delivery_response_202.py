@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1WebhooksRetryDeliveryResponse202")
 class V1WebhooksRetryDeliveryResponse202:
     """ 
         Attributes:
-            delivery (V1WebhooksRetryDeliveryResponse202Delivery):
-            request_id (str):
+            delivery (V1WebhooksRetryDeliveryResponse202Delivery): The delivery.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     delivery: V1WebhooksRetryDeliveryResponse202Delivery

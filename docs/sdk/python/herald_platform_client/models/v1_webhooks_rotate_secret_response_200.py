@@ -25,8 +25,8 @@ T = TypeVar("T", bound="V1WebhooksRotateSecretResponse200")
 class V1WebhooksRotateSecretResponse200:
     """ 
         Attributes:
-            webhook (V1WebhooksRotateSecretResponse200Webhook):
-            request_id (str):
+            webhook (V1WebhooksRotateSecretResponse200Webhook): The webhook endpoint, with its new secret.
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     webhook: V1WebhooksRotateSecretResponse200Webhook

@@ -22,9 +22,9 @@ T = TypeVar("T", bound="V1WebhooksSendTestEventResponse202")
 class V1WebhooksSendTestEventResponse202:
     """ 
         Attributes:
-            event_id (str):
-            delivery_id (str):
-            request_id (str):
+            event_id (str): The event's id (`evt_...`).
+            delivery_id (str): The queued delivery's id (`whd_...`).
+            request_id (str): This request's id (req_...), also in the X-Request-Id header.
      """
 
     event_id: str

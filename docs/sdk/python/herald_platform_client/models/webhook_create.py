@@ -24,10 +24,11 @@ T = TypeVar("T", bound="WebhookCreate")
 class WebhookCreate:
     """ 
         Attributes:
-            url (str):
-            event_types (list[str] | Unset):
-            enabled (bool | Unset):  Default: True.
-            description (str | Unset):  Default: ''.
+            url (str): Where events are POSTed: an https URL on the public internet.
+            event_types (list[str] | Unset): The event types to deliver (`email.delivered` ...), or `["*"]` (the default)
+                for all.
+            enabled (bool | Unset): Whether events are delivered to it. Default: True.
+            description (str | Unset): Your note on the endpoint (at most 500 characters). Default: ''.
      """
 
     url: str

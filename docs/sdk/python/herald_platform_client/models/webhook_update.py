@@ -24,10 +24,10 @@ T = TypeVar("T", bound="WebhookUpdate")
 class WebhookUpdate:
     """ 
         Attributes:
-            url (None | str | Unset):
-            event_types (list[str] | None | Unset):
-            enabled (bool | None | Unset):
-            description (None | str | Unset):
+            url (None | str | Unset): Where events are POSTed: an https URL on the public internet.
+            event_types (list[str] | None | Unset): The event types to deliver, or `["*"]` for all.
+            enabled (bool | None | Unset): Whether events are delivered to it.
+            description (None | str | Unset): Your note on the endpoint (at most 500 characters).
      """
 
     url: None | str | Unset = UNSET

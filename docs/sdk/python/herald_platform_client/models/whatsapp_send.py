@@ -27,12 +27,14 @@ T = TypeVar("T", bound="WhatsappSend")
 class WhatsappSend:
     """ 
         Attributes:
-            to (list[str]):
-            body (None | str | Unset):
-            template (None | str | Unset):
-            variables (None | Unset | WhatsappSendVariablesType0):
-            idempotency_key (None | str | Unset):
-            tags (None | Unset | WhatsappSendTagsType0):
+            to (list[str]): The recipients' numbers in E.164 (`+14155550123`), 1 to 100.
+            body (None | str | Unset): The text (1 to 4096 characters); exactly one of `Body` or `Template`.
+            template (None | str | Unset): The slug of one of the account's approved WhatsApp templates, instead of `Body`.
+            variables (None | Unset | WhatsappSendVariablesType0): The template's variables (with `Template` only).
+            idempotency_key (None | str | Unset): As the `Idempotency-Key` header: a retry with the same key and body
+                answers the first send.
+            tags (None | Unset | WhatsappSendTagsType0): Your labels (name to value), returned with the message and its
+                events.
      """
 
     to: list[str]
