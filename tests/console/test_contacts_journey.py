@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -42,7 +42,6 @@ def crm_hosts(services, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 async def crm_chromium(crm_hosts):
-    hosts, _ = crm_hosts
     async with launch_chromium(f"--host-resolver-rules=MAP {HOSTS['console']} 127.0.0.1") as browser:
         yield browser
 
@@ -134,6 +133,8 @@ async def test_import_12000_contacts_with_progress_errors_and_exact_counts(web: 
     assert await rows.count() == INVALID
     assert (await rows.first.inner_text()).startswith("9")  # line 9: the header, then rows 0..7
     await web.check("import-done")
+    job = (await crm.get("/v1/importacoes")).json()["importacoes"][0]
+    print(f"import of {job['linhas']} rows: started {job['iniciada_em']}, done {job['terminada_em']}; bar read {seen}")
     stored = (await crm.get("/v1/contatos", params={"q": f"person-1-{tag}@example.com"})).json()["contatos"]
     assert [(item["nome"], item["inscrito"], item["atributos"]) for item in stored] == [
         ("Person 1", False, {"plano": "ouro"})]
