@@ -45,6 +45,9 @@ async def test_contacts_lists_consent_and_a_segment(crm_console, browser, identi
     assert listed.status_code == 200 and f"ana-{tag}@example.com" in listed.text and "2 contacts" in listed.text
     found = await browser.get(f"{base}/contacts", params={"q": f"ANA-{tag}@example.com"})
     assert "1 contact" in found.text and f"bia-{tag}" not in found.text
+    exported = await browser.get(f"{base}/contacts/export.csv")
+    assert exported.status_code == 200 and exported.headers["content-type"].startswith("text/csv")
+    assert exported.text.splitlines()[0].startswith('"id","email"') and f"ana-{tag}@example.com" in exported.text
     none = await browser.get(f"{base}/contacts", params={"q": "nobody@example.com"})
     assert "No results" in none.text and "Clear filters" in none.text
 

@@ -45,7 +45,7 @@ async def contacts(request: Request, account_id: str) -> HTTPResponse:
 async def export(request: Request, account_id: str) -> HTTPResponse:
     """The CRM's export (PII opened, recorded as the account's activity first): admins only."""
     await gate.require_account(request, account_id)
-    answer = await crm.call(request, account_id, "GET", "/v1/contatos/exportar.csv", raw=True)
+    answer = await crm.call(request, account_id, "GET", "/v1/contatos/exportar.csv", raw=True, timeout=120)
     if answer.status == 403:
         return render(request, "error.html", 403, title="Only admins export contacts",
                       heading="Only admins export contacts",

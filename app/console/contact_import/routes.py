@@ -21,6 +21,9 @@ MAX_UPLOAD_BYTES = MAX_FILE_BYTES + 64 * 1024
 POLL_SECONDS = 1
 MAX_POLLS = 1800
 RUNNING = ("na_fila", "processando")
+# The CRM reads and checks the whole file before it answers: 50,000 rows take seconds, not the
+# client's default 5.
+UPLOAD_SECONDS = 60
 
 
 async def _upload_page(request: Request, account: dict, status: int = 200, **context) -> HTTPResponse:
@@ -42,7 +45,8 @@ async def upload(request: Request, account_id: str) -> HTTPResponse:
     if sent is None or not sent.body:
         return await _upload_page(request, account, 400, errors={"file": "Select a CSV file"})
     answer = await crm.call(request, account_id, "POST", "/v1/importacoes",
-                            files={"arquivo": (sent.name or "contacts.csv", bytes(sent.body), "text/csv")})
+                            files={"arquivo": (sent.name or "contacts.csv", bytes(sent.body), "text/csv")},
+                            timeout=UPLOAD_SECONDS)
     if answer.status == 403:
         return await _upload_page(request, account, 403, errors={"_": "Only owners and admins import contacts."})
     if answer.status == 413:
