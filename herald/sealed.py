@@ -27,7 +27,7 @@ from app.identity.signing_key.service import PURPOSE as SIGNING_KEY
 from app.identity.twofactor.service import SECRET_PURPOSE as TOTP_SECRET
 from app.mail.received.content import MESSAGE as RECEIVED_MESSAGE
 from kit.sealing import IDENTITY, PLATFORM, Sealer, SealError
-from models.crm import contact, delivery, retention
+from models.crm import contact, contact_import, delivery, retention
 from models.identity.email import PURPOSE as IDENTITY_OUTBOX
 from models.mail.received import SEALER as MAIL, SUMMARY_PURPOSE
 from models.platform.domain import DKIM_KEY
@@ -204,6 +204,9 @@ CATALOGUE: dict[str, tuple[SealedTable, ...]] = {
                     reads=("tenant",)),
         SealedTable("contact_erasures", ("contacts",), ("text",), "TRUE",
                     _columns(retention.SEALER, contacts=_by_tenant(retention.erasure_purpose)), reads=("tenant",)),
+        SealedTable("contact_imports", ("file_sealed",), ("text",), "file_sealed IS NOT NULL",
+                    _columns(contact_import.SEALER, file_sealed=_by_tenant(contact_import.file_purpose)),
+                    reads=("tenant",)),
     ),
     "runtime": (
         SealedTable("form_submissions", ("data",), ("text",), "TRUE", _columns(RUNTIME, data=_fixed(LEAD_DATA))),

@@ -54,6 +54,7 @@ class Actor:
     CRM_ALERT_EVALUATE = ActorRef("crm_alerts.evaluate", Queue.CRM, "crm")
     CRM_JOURNEY_ADVANCE = ActorRef("crm_journeys.advance", Queue.CRM, "crm")
     CRM_SUPPRESSION_SYNC = ActorRef("crm_journeys.sync_suppression", Queue.CRM, "crm")
+    CRM_CONTACT_IMPORT_RUN = ActorRef("crm_contact_imports.run", Queue.CRM, "crm")
     PAGES_DOMAIN_VERIFY = ActorRef("pages_domains.verify", Queue.DNS, "pages")
     PAGES_EXPERIMENT_EVALUATE = ActorRef("pages_experiments.evaluate", Queue.MAINTENANCE, "pages")
     PLATFORM_ALERT_NOTIFY = ActorRef("platform_alerts.notify", Queue.MAINTENANCE, "platform")

@@ -21,6 +21,10 @@ from app.console.invitation import mine as my_invitations
 from app.console.invitation import routes as invitation
 from app.console.message import routes as message
 from app.console.compose import routes as compose
+from app.console.contact import routes as contact
+from app.console.contact_import import routes as contact_import
+from app.console.contact_list import routes as contact_list
+from app.console.segment import routes as segment
 from app.console.template import routes as template
 from app.console.overview import routes as overview
 from app.console.passkey import routes as passkey
@@ -42,7 +46,7 @@ META = ("/healthz", "/readyz", "/version", "/metrics", "/openapi.json", "/docs")
 PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, account.bp, team.bp, api_key.bp,
          profile.bp, reauth.bp, security.bp, passkey.bp, my_invitations.bp,
          access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
-         webhook.bp, request_log.bp, push.bp)
+         webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:
@@ -98,7 +102,9 @@ def build() -> Sanic:
     # No database: ready once booted with its Redis (the platform's state is each page's own concern).
     readiness = health.Readiness("strict", {"redis": health.probe_redis})
     static = templating.static_blueprint()
-    app = build_app(CONSOLE, [static, *PAGES], readiness=readiness, home=home, max_body_bytes=64 * 1024)
+    # 64 KiB a form, but a contacts CSV uploaded for import (its route's ctx_max_body).
+    app = build_app(CONSOLE, [static, *PAGES], readiness=readiness, home=home,
+                    max_body_bytes=64 * 1024, largest_body_bytes=contact_import.MAX_UPLOAD_BYTES)
     # The pages and their files are HTML for people's browsers (docs/console.md), not an API: the
     # console's OpenAPI document describes what machines call, its meta routes (app/http/openapi.py
     # leaves out a route whose ctx says openapi=False).

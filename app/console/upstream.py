@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+import httpx
 from sanic import Request
 
 from app.console import cookies
@@ -76,14 +77,20 @@ def client_headers(request: Request, tenant: str | None = None) -> dict[str, str
 
 
 async def call(request: Request, method: str, path: str, *, json: Any = None, params: dict | None = None,
-               tenant: str | None = None, token: str | None = None, anonymous: bool = False) -> Answer:
-    """One call to the platform as the person; ``anonymous`` for the public routes (sign-in...)."""
-    client = services(request.app).client("platform")
+               tenant: str | None = None, token: str | None = None, anonymous: bool = False,
+               system: str = "platform", files: dict | None = None, raw: bool = False,
+               timeout: float | None = None) -> Answer:
+    """One call to the platform as the person; ``anonymous`` for the public routes (sign-in...).
+    ``system="crm"``: the CRM's ``/v1`` (contacts, lists, segments, imports), the same way; ``files``
+    a multipart body, ``raw`` a success's body as bytes (a CSV export), ``timeout`` (seconds) for a
+    call the callee needs longer to answer than the client's default."""
+    client = services(request.app).client(system)
     session = None if anonymous else (token or cookies.session_token(request))
     try:
         answer: ServiceResponse = await client.request(
             method, path, json=json, params=params, headers=client_headers(request, tenant),
-            user_token=session, send_credential=False)
+            user_token=session, send_credential=False, files=files, raw=raw,
+            timeout=httpx.Timeout(timeout, connect=2.0) if timeout else None)
     except errors.AuthorizationError:  # a cookie that is not a bearer token at all
         return Answer(401, {"Error": {"Code": "AuthorizationError"}}, {})
     except errors.HttpError as exc:

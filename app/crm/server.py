@@ -11,6 +11,9 @@ from app.crm.alert import v1 as alert
 from app.crm.consent import v1 as consent
 from app.crm.contact import internal as contact_internal
 from app.crm.contact import v1 as contact
+from app.crm.contact_import import internal as contact_import_internal
+from app.crm.contact_import import v1 as contact_import
+from app.crm.contact_import.v1 import MAX_UPLOAD_BYTES
 from app.crm.destination import v1 as destination
 from app.crm.event import v1 as event
 from app.crm.integration import v1 as integration
@@ -26,11 +29,12 @@ from app.http.factory import build_app
 from kit.systems import CRM
 
 BLUEPRINTS = (contact.bp, consent.bp, lists.bp, retention.bp, segment.bp, event.bp, journey.bp, destination.bp,
-              integration.bp, alert.bp, usage.bp)
-INTERNAL = (contact_internal.bp, list_internal.bp, lead_internal.bp)
+              integration.bp, alert.bp, usage.bp, contact_import.bp)
+INTERNAL = (contact_internal.bp, list_internal.bp, lead_internal.bp, contact_import_internal.bp)
 
 
 def build() -> Sanic:
-    app = build_app(CRM, BLUEPRINTS + INTERNAL, readiness=health.strict())
+    # 2 MiB a body, but an import's CSV (8 MiB: its route's ctx_max_body).
+    app = build_app(CRM, BLUEPRINTS + INTERNAL, readiness=health.strict(), largest_body_bytes=MAX_UPLOAD_BYTES)
     gate.install(app)
     return app

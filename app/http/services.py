@@ -188,11 +188,14 @@ class ServiceClient:
                       params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
                       user_token: str | None = None, send_credential: bool = True,
                       outage: Outage = errors.UpstreamError,
-                      answered: frozenset[str] = frozenset()) -> ServiceResponse:
+                      answered: frozenset[str] = frozenset(), files: Mapping[str, Any] | None = None,
+                      raw: bool = False, timeout: httpx.Timeout | None = None) -> ServiceResponse:
         """One call. ``user_token`` forwards a user's credential instead of the service credential;
         ``send_credential=False`` sends none; ``outage`` is the error raised when the callee fails.
         ``answered``: error codes of a 5xx that is the callee's own answer, not its failure (the
-        platform's 503 ``VerificacaoIndisponivel``): returned as a 4xx is, for the caller to pass on."""
+        platform's 503 ``VerificacaoIndisponivel``): returned as a 4xx is, for the caller to pass on.
+        ``files``: a multipart body (httpx's ``files``); ``raw``: a success's body as bytes (a CSV), not JSON;
+        ``timeout``: this call's own, for one the callee needs longer to answer (a file read whole)."""
         as_service = send_credential and user_token is None
         sent = dict(headers or {})
         if user_token is not None:
@@ -211,7 +214,8 @@ class ServiceClient:
             raise outage_error(outage, self.breaker.retry_after())
         probe = self.breaker.probing  # admitted while probing: this call is the half-open probe
         try:
-            response = await self._client().request(method, path, json=json, params=params, headers=sent)
+            response = await self._client().request(method, path, json=json, params=params, headers=sent, files=files,
+                                                    timeout=timeout or httpx.USE_CLIENT_DEFAULT)
         except httpx.TimeoutException as exc:
             raise self._failure(outage, method, path, f"timed out ({type(exc).__name__})") from None
         except httpx.LocalProtocolError:
@@ -232,7 +236,9 @@ class ServiceClient:
         if not (200 <= status < 300 or 400 <= status < 500):
             raise self._failure(outage, method, path, f"answered {status}: {response.text[:200]!r}")
         body: Any = None
-        if response.content:
+        if raw and status < 300:
+            body = response.content
+        elif response.content:
             try:
                 body = response.json()
             except ValueError:

@@ -34,7 +34,9 @@ import pytest
 from tests.fixtures.harness import ROOT, Server, free_port
 
 CHROMIUM = "/usr/bin/chromium"
-HOSTS = {"console": "console.herald.test", "platform": "api.herald.test", "identity": "auth.herald.test"}
+HOSTS = {"console": "console.herald.test", "platform": "api.herald.test", "identity": "auth.herald.test",
+         "crm": "crm.herald.test"}
+SYSTEMS = ("identity", "platform", "console")  # started by default; the CRM's screens add "crm"
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 SCREENS = ROOT / "var" / "screens"
 WIDTHS = (1280, 390)
@@ -79,10 +81,11 @@ class _Unwaited(Server):
 
 
 @contextlib.contextmanager
-def hosts_running(services, tmp_path_factory, **extra_env: str) -> Iterator[Hosts]:
-    """Identity, platform and console under console/api/auth.herald.test (the run's databases),
-    with ``extra_env`` (``DNS_NAMESERVERS``...) added to all three; stopped on leaving."""
-    hosts = Hosts({system: free_port() for system in HOSTS})
+def hosts_running(services, tmp_path_factory, systems: tuple[str, ...] = SYSTEMS, **extra_env: str) -> Iterator[Hosts]:
+    """Identity, platform and console under console/api/auth.herald.test (the run's databases), and
+    the others of ``systems`` (the CRM at crm.herald.test), with ``extra_env`` (``DNS_NAMESERVERS``...)
+    added to all; stopped on leaving."""
+    hosts = Hosts({system: free_port() for system in HOSTS if system in systems})
     env = {**services.env, "WEBAUTHN_RP_ID": "herald.test", **extra_env}
     for system, port in hosts.ports.items():
         env[f"{system.upper()}_PORT"] = str(port)
@@ -91,7 +94,7 @@ def hosts_running(services, tmp_path_factory, **extra_env: str) -> Iterator[Host
     log_dir = tmp_path_factory.mktemp("herald-hosts")
     started: list[Server] = []
     try:
-        for system in ("identity", "platform", "console"):
+        for system in sorted(systems, key=("identity", "platform", "crm", "console").index):
             started.append(_Unwaited(system, env, log_dir, hosts.ports[system]))
             Server.wait(started[-1], 90)  # a busy machine starts slowly; a failed start is still stopped
         yield hosts

@@ -151,6 +151,14 @@ async def test_triggers_enroll_once_per_contact_and_hand_the_job_to_the_outbox(c
     assert (await crm.get(f"/v1/jornadas/{by_event['id']}/inscricoes", headers=owner.headers,
                           params={"estado": "x"})).status_code == 422
 
+    # The contact's own journeys (its page in the console), newest first; another account's contact is 404.
+    mine = (await crm.get(f"/v1/contatos/{contact['id']}/jornadas", headers=owner.headers)).json()["inscricoes"]
+    assert [(item["jornada_nome"], item["jornada_id"]) for item in mine] == [
+        ("Boas-vindas", by_event["id"]), ("Boas-vindas", by_event["id"]), ("Boas-vindas", by_list["id"])]
+    assert mine[1]["estado"] == "concluida" and mine[0]["entrou_em"]
+    stranger = await act("admin")
+    assert (await crm.get(f"/v1/contatos/{contact['id']}/jornadas", headers=stranger.headers)).status_code == 404
+
 
 def test_quiet_hours_hold_a_send_until_the_window_ends():
     window = {"inicio": "22:00", "fim": "08:00"}

@@ -276,6 +276,19 @@ def unguarded(item: dict[str, Any]) -> dict[str, Any]:
     return {key: restore(value) if key in GUARDED_FIELDS else value for key, value in item.items()}
 
 
+def checked_item(raw: Any) -> Prepared:
+    """One bulk item validated and normalized as the bulk route takes it (raises what it refuses);
+    the import's preview checks its rows with it, so what it counts valid is what the write takes."""
+    if not isinstance(raw, dict):
+        raise errors.ValidationError("Each contact is a JSON object.", details={"contato": "not an object"})
+    return prepare(ContactWrite.model_validate(unguarded(raw)).model_dump(exclude_unset=True))
+
+
+def item_error(index: int, problem: Exception) -> dict[str, Any]:
+    """A refused item as the bulk route reports it: {indice, codigo, mensagem, detalhes}."""
+    return _item_error(index, problem)
+
+
 async def bulk_upsert(conn: BaseDBAsyncClient, tenant: str, items: list[Any]) -> BulkResult:
     """Upsert up to MAX_BULK contacts in the caller's transaction (multi-row statements)."""
     if not items:
@@ -288,9 +301,7 @@ async def bulk_upsert(conn: BaseDBAsyncClient, tenant: str, items: list[Any]) ->
     slot_of: dict[tuple[str, str], int] = {}
     for index, raw in enumerate(items):
         try:
-            if not isinstance(raw, dict):
-                raise errors.ValidationError("Each contact is a JSON object.", details={"contato": "not an object"})
-            prepared = prepare(ContactWrite.model_validate(unguarded(raw)).model_dump(exclude_unset=True))
+            prepared = checked_item(raw)
         except (errors.HttpError, pydantic.ValidationError) as problem:
             result.errors.append(_item_error(index, problem))
             continue

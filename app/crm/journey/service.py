@@ -20,6 +20,7 @@ from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
+from app.crm.contact.service import contact as find_contact
 from app.crm.segment.rules import compile_rules
 from app.http import errors
 from app.http.paging import KeysetPage, Page
@@ -206,3 +207,14 @@ async def enrollments(conn: BaseDBAsyncClient, tenant: str, journey_id: str, pag
             "WHERE e.id = ANY($1::bigint[])", [pks])
         contacts = {item["id"]: item["public_id"] for item in rows}
     return row, found, steps, contacts
+
+
+CONTACT_ENROLLMENTS = 50
+
+
+async def contact_enrollments(conn: BaseDBAsyncClient, tenant: str, contact_id: str) -> list[tuple[Enrollment, Journey]]:
+    """The contact's latest enrollments (newest first, at most CONTACT_ENROLLMENTS), each with its journey."""
+    row = await find_contact(conn, tenant, contact_id)
+    found = await Enrollment.filter(tenant=tenant, contact_id=row.id).using_db(conn).order_by("-id") \
+        .limit(CONTACT_ENROLLMENTS).prefetch_related("journey")
+    return [(item, item.journey) for item in found]

@@ -7,6 +7,7 @@
     DELETE /v1/jornadas/{id}                delete, with its enrollments                              editor
     PUT    /v1/jornadas/{id}/ativa          {ativa}: on (revalidated, 422 listing problems) or off    editor
     GET    /v1/jornadas/{id}/inscricoes     enrollments: state, current step, history (estado, cursor) leitor
+    GET    /v1/contatos/{id}/jornadas       the contact's latest 50 enrollments, with their journey     leitor
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from app.crm import db
 from app.crm.gate import access_of
 from app.crm.journey import service
 from app.crm.journey.schemas import MAX_BODY_BYTES, Activation, JourneyPatch, JourneyWrite
-from app.crm.journey.views import ENROLLMENTS, JOURNEY, JOURNEYS, enrollment_view, journey_view
+from app.crm.journey.views import (CONTACT_JOURNEYS, ENROLLMENTS, JOURNEY, JOURNEYS, contact_journey_view,
+                                   enrollment_view, journey_view)
 from app.http.bodies import parse_body
 from app.http.openapi import NO_CONTENT, answers
 from app.http.paging import KeysetPage
@@ -104,3 +106,11 @@ async def list_enrollments(request: Request, journey_id: str) -> HTTPResponse:
     return reply(request, {"inscricoes": [enrollment_view(item, row, contacts.get(item.id, ""), steps[item.id])
                                           for item in found.items],
                            "proximo_cursor": found.next_cursor, "tem_mais": found.has_more})
+
+
+@bp.get("/contatos/<contact_id:id>/jornadas", ctx_auth="session", ctx_role="leitor", ctx_errors=ACCESS_ERRORS,
+        ctx_responses=answers({200: CONTACT_JOURNEYS}))
+async def contact_journeys(request: Request, contact_id: str) -> HTTPResponse:
+    """The journeys the contact entered (its latest 50 enrollments, newest first) and where each stands."""
+    found = await service.contact_enrollments(db.connection(), access_of(request).tenant_id, contact_id)
+    return reply(request, {"inscricoes": [contact_journey_view(row, journey) for row, journey in found]})

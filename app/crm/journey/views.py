@@ -53,3 +53,14 @@ _CURSOR = {"proximo_cursor": NULLABLE_STRING, "tem_mais": BOOLEAN}
 JOURNEY = reply_of(jornada=_JOURNEY)
 JOURNEYS = reply_of(jornadas={"type": "array", "items": _JOURNEY}, **_CURSOR)
 ENROLLMENTS = reply_of(inscricoes={"type": "array", "items": _ENROLLMENT}, **_CURSOR)
+
+
+def contact_journey_view(row: Enrollment, journey: Journey) -> dict[str, Any]:
+    return {"id": row.public_id, "jornada_id": journey.public_id, "jornada_nome": journey.name, "estado": row.state,
+            "passos_executados": row.executed, "motivo": row.reason, "entrou_em": iso(row.entered_at, MS),
+            "concluida_em": iso(row.finished_at, MS)}
+
+
+CONTACT_JOURNEYS = reply_of(inscricoes={"type": "array", "items": shape(
+    id=STRING, jornada_id=STRING, jornada_nome=STRING, estado=STRING, passos_executados={"type": "integer"},
+    motivo=NULLABLE_STRING, entrou_em=STRING, concluida_em=NULLABLE_STRING)})
