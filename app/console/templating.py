@@ -28,7 +28,7 @@ from app.console import guard, qr, words
 
 HERE = Path(__file__).resolve().parent
 NOUNS = ("signin", "signup", "verification", "password", "account", "team", "api_key", "profile", "invitation",
-         "message", "compose", "template", "overview", "domain", "provider", "webhook", "request_log", "push")
+         "message", "compose", "template", "overview", "domain", "provider", "webhook", "request_log", "push", "staff", "support")
 STATIC = HERE / "static"
 
 
