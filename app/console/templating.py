@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import mimetypes
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined, select_autoescape
 from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import html, raw
@@ -69,6 +71,15 @@ def _relative(value: str | None) -> str:
     return "just now"
 
 
+CONTROL = re.compile(r"<(input|button|select|textarea)\b")
+
+
+def _read_only(html_text: str) -> Markup:
+    """Every form control of rendered markup disabled (a support session's pages). Safe on escaped
+    output: a ``<`` that is text or in an attribute is ``&lt;`` there, so each match is a real tag."""
+    return Markup(CONTROL.sub(r"<\1 disabled", str(html_text)))
+
+
 ENV = Environment(
     loader=ChoiceLoader([FileSystemLoader(HERE / "templates"),
                          PrefixLoader({noun: FileSystemLoader(HERE / noun / "templates") for noun in NOUNS})]),
@@ -80,6 +91,7 @@ ENV.filters["relative"] = _relative
 ENV.filters["event"] = words.event
 ENV.filters["device"] = words.device
 ENV.filters["qr"] = qr.svg
+ENV.filters["read_only"] = _read_only
 
 
 def is_htmx(request: Request) -> bool:
