@@ -116,6 +116,8 @@ def render(request: Request, template: str, status: int = 200, *, fragment: str 
     context["request_path"] = request.path
     name = fragment if fragment and is_htmx(request) else template
     body = ENV.get_template(name).render(**context)
+    if name == fragment and person is not None and person.support:
+        body = _read_only(body)  # a fragment replacing part of a support session's page stays disabled
     sent = dict(headers or {})
     if fragment:
         sent["Vary"] = "HX-Request"

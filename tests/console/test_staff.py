@@ -113,6 +113,11 @@ async def test_a_support_session_is_read_only_and_in_the_owners_trail(browser, a
         assert controls and all(re.match(r"<\w+ disabled", tag) for tag in controls), path
     keys = await browser.get(f"/a/{account['Id']}/keys")
     assert "Create key" in keys.text  # the owners' screen, disabled
+    await dashboard.post(f"/api/tenants/{account['Id']}/api-keys", headers=owner.auth,
+                         json={"name": "theirs", "scopes": ["email:send"], "kind": "test"})
+    fragment = await browser.get(f"/a/{account['Id']}/keys", headers={"HX-Request": "true"})
+    assert "<html" not in fragment.text and "Revoke theirs" in fragment.text  # an htmx part stays disabled too
+    assert all(re.match(r"<\w+ disabled", tag) for tag in re.findall(r"<(?:input|button)\b[^>]*>", fragment.text))
     forged = await browser.post(f"/a/{account['Id']}/keys", {"name": "sneaky", "kind": "test", "scopes": "email:send"})
     assert forged.status_code == 403 and "read-only support session" in forged.text
     listed = await dashboard.get(f"/api/tenants/{account['Id']}/api-keys", headers=owner.auth)
