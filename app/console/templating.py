@@ -21,8 +21,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import html, raw
 

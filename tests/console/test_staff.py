@@ -159,8 +159,9 @@ async def test_blocklist_suggestions_and_asns(browser, identity, dashboard):
                                     json={"Kind": "address", "Value": value, "Reason": "Bounced in 2 accounts"})
         assert made.status_code == 201, made.text
     listing = await browser.get("/staff/blocklist")
-    ids = dict((value, sid) for sid, value in re.findall(
-        r'action="/staff/blocklist/suggestions/([A-Za-z0-9_]+)/apply">.*?Block ([^<]+)</button>', listing.text, re.S))
+    ids = {value: sid for sid, value in re.findall(
+        r'action="/staff/blocklist/suggestions/([A-Za-z0-9_]+)/apply">.*?Block ([^<]+)</button>', listing.text,
+        re.DOTALL)}
     first, second = f"a-{staff.id[-6:]}@bad.example", f"b-{staff.id[-6:]}@bad.example"
     assert (await browser.post(f"/staff/blocklist/suggestions/{ids[first]}/apply")).status_code == 303
     assert (await browser.post(f"/staff/blocklist/suggestions/{ids[second]}/dismiss")).status_code == 303
