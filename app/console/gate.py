@@ -9,7 +9,8 @@ when there was one). :func:`require_account` then finds the account of an ``/a/<
 them or, for a sub-account reached through an ancestor, in the tree; anything else is the same
 404 as a missing account (:class:`PageNotFound`).
 
-Beside them it asks ``GET /api/admin/me``: platform staff get their support session (or none),
+Beside them it asks ``GET /api/admin/me`` (on the staff pages, and on the others for a browser
+whose person was staff when last asked): platform staff get their support session (or none),
 anyone else 404, so the staff area and its link exist only for staff (:func:`require_staff`). Inside
 a support session the person sees the entered account alone, as its owners do, read-only: every
 write but ending it is refused here (:class:`ReadOnly`), before the platform would refuse it.
@@ -73,12 +74,22 @@ async def _pending(request: Request) -> int | None:
     return count if isinstance(count, int) else None
 
 
+STAFF_PATHS = ("/staff", "/support/")
+
+
 async def _staff(request: Request) -> upstream.Answer | None:
-    """``GET /api/admin/me``: 200 for staff (with their support session), 404 for anyone else."""
+    """``GET /api/admin/me``: 200 for staff (with their support session), 404 for anyone else.
+    Asked on the staff pages, and elsewhere only for a browser whose person was staff when last
+    asked (``cookies.staff_hint``, set at sign-in and kept by the answer): the rest pay no call."""
+    if not (cookies.staff_hint(request) or request.path.startswith(STAFF_PATHS)):
+        return None
     try:
-        return await upstream.call(request, "GET", "/api/admin/me")
+        answer = await upstream.call(request, "GET", "/api/admin/me")
     except upstream.Unavailable:
         return None
+    if answer.ok or answer.status == 404:
+        request.ctx.staff_seen = answer.ok
+    return answer
 
 
 async def _entered(request: Request, support: dict[str, Any]) -> dict[str, Any]:

@@ -35,6 +35,7 @@ async def staff_browser(identity, dashboard, browser: Browser, tag: str):
     await allowlist(staff.id)
     await browser.sign_in(staff.person.email, PASSWORD)
     await browser.get("/staff/accounts")  # the forms' CSRF token of the signed-in session
+    assert browser.http.cookies.get("herald_console_staff") == "1"  # staff keep asking on every page
     return staff
 
 
@@ -43,6 +44,8 @@ async def test_staff_pages_are_404_to_everyone_else(browser, identity, dashboard
     await browser.sign_in(owner.person.email, PASSWORD)
     home = await browser.get(f"/a/{account['Id']}")
     assert home.status_code == 200 and 'href="/staff/accounts"' not in home.text
+    # Asked once after sign-in; the platform's 404 drops the hint, so their other pages ask nothing more.
+    assert browser.http.cookies.get("herald_console_staff") is None
     for path in (*STAFF_PAGES, f"/staff/accounts/{account['Id']}", "/staff/alerts/pal_0000000000"):
         answer = await browser.get(path)
         assert answer.status_code == 404 and "Page not found" in answer.text, path
