@@ -97,11 +97,12 @@ async def error_page(request: Request, exception: Exception) -> HTTPResponse:
 
 
 async def home(request: Request) -> HTTPResponse | None:
-    """``GET /``: a person signed in goes to an account, anyone else to sign in."""
+    """``GET /``: a person signed in goes to an account (staff without one to the staff area), anyone
+    else to sign in."""
     person = await gate.require_person(request)
     if person.accounts:
         return redirect(f"/a/{person.accounts[0]['Id']}", status=303)
-    return redirect("/accounts", status=303)
+    return redirect("/staff/accounts" if person.staff else "/accounts", status=303)
 
 
 def build() -> Sanic:
