@@ -26,6 +26,9 @@ SEALER = Sealer("console")
 ANON = "herald_console_anon"
 CARRY = "herald_console_carry"
 CARRY_SECONDS = 15 * 60
+# A hint, not a credential: "this browser's person was platform staff when last asked", so that only
+# they pay GET /api/admin/me on every page (the platform decides; a forged hint costs one 404).
+STAFF_HINT = "herald_console_staff"
 
 
 def secure(request: Request) -> bool:
@@ -71,6 +74,24 @@ def ensure_anon(request: Request) -> str:
     if key is None:
         key = request.ctx.new_anon = secrets.token_urlsafe(24)
     return key
+
+
+def staff_hint(request: Request) -> bool:
+    return request.cookies.get(STAFF_HINT) == "1"
+
+
+def ask_staff(request: Request, response: HTTPResponse) -> None:
+    """At sign-in: the next page asks whether the person is staff (and keeps or drops the hint)."""
+    _set(request, response, STAFF_HINT, "1", None)
+
+
+def write_staff_hint(request: Request, response: HTTPResponse) -> None:
+    """A response middleware: the hint follows what the platform last answered (``request.ctx.staff_seen``)."""
+    seen = getattr(request.ctx, "staff_seen", None)
+    if seen is True and not staff_hint(request):
+        _set(request, response, STAFF_HINT, "1", None)
+    elif seen is False and request.cookies.get(STAFF_HINT) is not None:
+        _clear(request, response, STAFF_HINT)
 
 
 def write_anon(request: Request, response: HTTPResponse) -> None:

@@ -88,6 +88,7 @@ def secure_headers(request: Request, response: HTTPResponse) -> None:
     if not request.path.startswith("/static/"):
         headers.setdefault("Cache-Control", "no-store")
     cookies.write_anon(request, response)
+    cookies.write_staff_hint(request, response)
 
 
 def safe_next(value: str | None) -> str | None:

@@ -34,6 +34,11 @@ from app.console.profile import routes as profile
 from app.console.profile import security
 from app.console.signin import routes as signin
 from app.console.signup import routes as signup
+from app.console.staff import alerts as staff_alerts
+from app.console.staff import blocklist as staff_blocklist
+from app.console.staff import metrics as staff_metrics
+from app.console.staff import routes as staff
+from app.console.support import routes as support
 from app.console.team import requests as access_requests
 from app.console.team import routes as team
 from app.console.verification import routes as verification
@@ -46,7 +51,8 @@ META = ("/healthz", "/readyz", "/version", "/metrics", "/openapi.json", "/docs")
 PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, account.bp, team.bp, api_key.bp,
          profile.bp, reauth.bp, security.bp, passkey.bp, my_invitations.bp,
          access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
-         webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp)
+         webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp,
+         staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:
@@ -67,6 +73,10 @@ async def error_page(request: Request, exception: Exception) -> HTTPResponse:
     if isinstance(exception, guard.Refused):
         return _page(request, 403, "This form has expired",
                      "The form was sent from another site, or it is too old. Go back, reload the page and send it again.")
+    if isinstance(exception, gate.ReadOnly):
+        return _page(request, 403, "This is a read-only support session",
+                     "Nothing can be changed while you are in a support session. End the session first (the "
+                     "button in the banner), then make the change from your own account.")
     if isinstance(exception, upstream.Unavailable):
         return _page(request, 503, "Herald is unavailable",
                      "The part of Herald this page needs is not answering. Try again in a minute.",
@@ -91,11 +101,12 @@ async def error_page(request: Request, exception: Exception) -> HTTPResponse:
 
 
 async def home(request: Request) -> HTTPResponse | None:
-    """``GET /``: a person signed in goes to an account, anyone else to sign in."""
+    """``GET /``: a person signed in goes to an account (staff without one to the staff area), anyone
+    else to sign in."""
     person = await gate.require_person(request)
     if person.accounts:
         return redirect(f"/a/{person.accounts[0]['Id']}", status=303)
-    return redirect("/accounts", status=303)
+    return redirect("/staff/accounts" if person.staff else "/accounts", status=303)
 
 
 def build() -> Sanic:
@@ -121,7 +132,7 @@ def build() -> Sanic:
     # Exception), with error_page for each; error_page hands the meta routes back to the factory's
     # handler, and lets it log and report what was unexpected.
     app.error_handler = ErrorHandler()
-    for exception in (gate.SignInNeeded, gate.PageNotFound, guard.Refused, upstream.Unavailable, SanicException,
+    for exception in (gate.SignInNeeded, gate.PageNotFound, gate.ReadOnly, guard.Refused, upstream.Unavailable, SanicException,
                       Exception):
         app.error_handler.add(exception, error_page)
     services.install(app)

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import mimetypes
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import html, raw
 
@@ -29,7 +31,7 @@ from app.console import guard, qr, words
 HERE = Path(__file__).resolve().parent
 NOUNS = ("signin", "signup", "verification", "password", "account", "team", "api_key", "profile", "invitation",
          "message", "compose", "template", "overview", "domain", "provider", "webhook", "request_log", "push",
-         "contact", "contact_list", "contact_import", "segment")
+         "contact", "contact_list", "contact_import", "segment", "staff", "support")
 STATIC = HERE / "static"
 
 
@@ -70,6 +72,15 @@ def _relative(value: str | None) -> str:
     return "just now"
 
 
+CONTROL = re.compile(r"<(input|button|select|textarea)\b")
+
+
+def _read_only(html_text: str) -> Markup:
+    """Every form control of rendered markup disabled (a support session's pages). Safe on escaped
+    output: a ``<`` that is text or in an attribute is ``&lt;`` there, so each match is a real tag."""
+    return Markup(CONTROL.sub(r"<\1 disabled", str(html_text)))
+
+
 ENV = Environment(
     loader=ChoiceLoader([FileSystemLoader(HERE / "templates"),
                          PrefixLoader({noun: FileSystemLoader(HERE / noun / "templates") for noun in NOUNS})]),
@@ -81,6 +92,7 @@ ENV.filters["relative"] = _relative
 ENV.filters["event"] = words.event
 ENV.filters["device"] = words.device
 ENV.filters["qr"] = qr.svg
+ENV.filters["read_only"] = _read_only
 
 
 def is_htmx(request: Request) -> bool:
@@ -105,6 +117,8 @@ def render(request: Request, template: str, status: int = 200, *, fragment: str 
     context["request_path"] = request.path
     name = fragment if fragment and is_htmx(request) else template
     body = ENV.get_template(name).render(**context)
+    if name == fragment and person is not None and person.support:
+        body = _read_only(body)  # a fragment replacing part of a support session's page stays disabled
     sent = dict(headers or {})
     if fragment:
         sent["Vary"] = "HX-Request"

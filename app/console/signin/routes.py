@@ -34,6 +34,7 @@ def _max_age(expires_at: str | None) -> int | None:
 def signed_in(request: Request, body: dict, next_path: str | None) -> HTTPResponse:
     response = redirect(guard.safe_next(next_path) or "/", status=303)
     cookies.set_session(request, response, body["Token"], _max_age(body.get("ExpiresAt")))
+    cookies.ask_staff(request, response)
     return response
 
 
