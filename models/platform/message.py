@@ -113,6 +113,12 @@ LEASED = Leased(table="messages", waiting="status = 'queued'", taken="status = '
 MAX_ATTEMPTS = 8
 RETRIES = Retries(max_attempts=MAX_ATTEMPTS, first=5.0, ceiling=3600.0)
 
+# The claim commits without waiting for its WAL flush (``synchronous_commit`` off for this statement's
+# own transaction; issue 46): it is visible to every other worker at once all the same, so no two
+# attempts hold a message; only a crash of PostgreSQL itself within a fraction of a second could
+# forget it, and then the attempt's outcome cannot be written either (its connection died with the
+# server): the message is sent again, the crash window docs/messages.md describes. The outcome
+# (finish) still waits for its flush: a ``sent`` once answered is never forgotten.
 _CLAIM = f"""
 WITH c AS (
   {LEASED.claim_sql("id, public_id, tenant_id, channel, mode, recipient, sender, subject, content, tags, attempts")}
@@ -121,6 +127,7 @@ WITH c AS (
   SELECT id, 'sending', jsonb_build_object('Attempt', attempts), now() FROM c
 )
 SELECT c.*, t.public_id AS tenant_public_id, t.effective_quota FROM c JOIN tenants t ON t.id = c.tenant_id
+  CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
 """
 
 # The webhook events of a transition (models/platform/events.py) are written by the same statement.
