@@ -50,7 +50,8 @@ bench: install-test
 
 # 10,000 messages of the four channels (SMTP, Twilio, FCM and WhatsApp Cloud to local servers) and
 # one relay (an account's own Resend, a local server posting its signed events back) through worker
-# kills, a Redis, a platform and a PostgreSQL restart, 2 % of the e-mails refused at RCPT and 2 % answered by a
+# kills (one right after an SMTP server's 250, before the outcome's batched write), a Redis, a platform and
+# a PostgreSQL restart, 2 % of the e-mails refused at RCPT and 2 % answered by a
 # DSN through herald smtpd (they must end bounced) (bench/chaos.py, on its own embedded PostgreSQL and Redis);
 # a short run: CHAOS_ARGS="--messages 2000 --kills 2";
 # not part of `make test` (tests/platform/test_message_faults.py is its bounded version).

@@ -18,7 +18,11 @@ the VERP return path it arrived with, through a running ``herald smtpd`` (a role
 both must end ``bounced``, their addresses suppressed. Meanwhile:
 --kills SIGKILLs of a worker process (one Dramatiq worker process; its `dramatiq` parent then stops
 the others and exits, as in production), one Redis restart, one platform HTTP restart and one
-PostgreSQL restart (fast shutdown, start again on the same data and port).
+PostgreSQL restart (fast shutdown, start again on the same data and port); last (when e-mail is among
+the channels) the ``outcome`` fault: the SMTP receiver SIGKILLs the worker process that sent the next
+e-mail right after answering it 250, between the provider's success and the write of the outcome
+(written in batches, tasks/platform/outcomes.py): that e-mail, and any outcome waiting with it, is
+delivered again once its lease runs out, a duplicate explained like a kill's.
 
 The roles run as `herald up` runs them: separate processes (platform HTTP, scheduler, workers)
 under herald.supervisor, which restarts each after a crash; the killed worker is restarted by
@@ -247,9 +251,19 @@ def _worker_pids(child: Child) -> list[int]:
 
 async def _faults(plan: list[tuple[float, str]], start: float, supervisor: Supervisor, worker: Child,
                   platform: Child, redis_role: RedisRole, postgres: PostgresRole,
-                  log: list[tuple[float, str]]) -> None:
+                  log: list[tuple[float, str]], receiver: Receiver | None = None) -> None:
     for at, fault in plan:
         await asyncio.sleep(max(0.0, start + at - time.monotonic()))
+        if fault == "outcome":
+            # The SMTP receiver kills the worker that sent the next e-mail right after its 250:
+            # between the provider's success and the (batched) write of the outcome.
+            killed_at = await asyncio.to_thread(receiver.kill_after_next_accept) if receiver is not None else None
+            if killed_at is None:
+                say("no e-mail arrived to kill its worker after")
+                continue
+            log.append((killed_at, fault))  # the kill's own time: it waited for an e-mail to arrive
+            say(f"fault: {fault} at {killed_at - start:.0f}s")
+            continue
         if fault == "kill":
             for _wait in range(200):  # the restarted worker's processes, once they run
                 pids = _worker_pids(worker)
@@ -289,12 +303,15 @@ async def _statuses(database_url: str, tenant: str | None = None) -> dict[str, i
     return {row["status"]: row["n"] for row in rows}
 
 
-def _plan(duration: float, kills: int) -> list[tuple[float, str]]:
-    """Kills spread over the sending; the Redis, platform and PostgreSQL restarts between them."""
+def _plan(duration: float, kills: int, outcome_kill: bool = True) -> list[tuple[float, str]]:
+    """Kills spread over the sending; the Redis, platform and PostgreSQL restarts between them, and
+    the kill between a provider's success and the outcome's write last."""
     step = duration / (kills + 4)
     plan = [(step * (i + 1), "kill") for i in range(kills)]
     plan += [(step * (kills + 1) - step / 2, "redis"), (step * (kills + 2) - step / 2, "platform"),
              (step * (kills + 3) - step / 2, "postgres")]
+    if outcome_kill:
+        plan.append((step * (kills + 4) - step / 2, "outcome"))
     return sorted(plan)
 
 
@@ -590,7 +607,7 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
                  relay: Relay | None = None) -> int:
     receiver, logs, supervisor = stack.receiver, stack.logs, stack.supervisor
     duration = args.messages / args.rate
-    plan = _plan(duration, args.kills)
+    plan = _plan(duration, args.kills, "email" in channels)
     say(f"{args.messages} messages ({', '.join(channels)} in turn) at {args.rate}/s ({duration:.0f}s), "
         f"{args.processes} worker processes x {args.threads} threads; faults: "
         f"{[(round(at), f) for at, f in plan]}; logs in {logs}")
@@ -609,7 +626,7 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
     await asyncio.gather(_send_all(stack.url, senders, args.messages, args.rate, accepted, channels, args.bounce_every,
                                    returned),
                          _faults(plan, start, supervisor, stack.worker, stack.platform, stack.redis, stack.postgres,
-                                 fault_log))
+                                 fault_log, receiver))
     last_accept = max(at for _id, at in accepted.values())
     last_fault = max(at for at, _f in fault_log)
     reference = max(last_accept, last_fault)
@@ -647,7 +664,7 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
     wrongly_bounced = statuses.get("bounced", 0) - refused_outcome["bounced"] - returned_outcome["bounced"]
     # A worker kill, or PostgreSQL going away, after a provider took a message and before `sent` was
     # recorded: the message is delivered again (at least once); either explains a duplicate.
-    kills = [at for at, fault in fault_log if fault in ("kill", "postgres")]
+    kills = [at for at, fault in fault_log if fault in ("kill", "postgres", "outcome")]
     duplicates = {herald_id: times for herald_id, times in arrivals.items() if len(times) > 1}
     unexplained = [herald_id for herald_id, times in duplicates.items()
                    if not any(0 <= kill - times[0] <= CRASH_WINDOW_SECONDS for kill in kills)]
@@ -677,7 +694,8 @@ async def _chaos(args, stack: LiveStack, channels: tuple[str, ...], providers: H
         "refused_at_rcpt": refused_outcome, "returned_by_dsn": returned_outcome,
         "other_messages_bounced": wrongly_bounced,
         "duplicate_deliveries": extra, "duplicate_ratio": round(extra / max(1, len(accepted)), 5),
-        "unexplained_duplicates": unexplained, "statuses": statuses,
+        "unexplained_duplicates": {mid: [channel_of_id.get(mid), [round(at - start, 2) for at in duplicates[mid]]]
+                                   for mid in unexplained}, "statuses": statuses,
         "faults": [(round(at - start, 1), fault) for at, fault in fault_log],
         "settled_seconds_after_last_fault_or_accept": round(settle, 1) if settle is not None else None,
         "settled_seconds_after_last_fault": round(final_at - last_fault, 1) if final_at else None,

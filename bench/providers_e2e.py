@@ -6,9 +6,12 @@ platform's providers of those channels pointed at the local servers, a live key)
 
 1. no-op baseline: a no-op Dramatiq actor with the same worker processes and threads
    (bench/smtp_e2e.py ``noop_rate``);
-2. for each channel, a burst of --burst messages accepted as fast as the API takes them (requests of
+2. for each channel, the floor (bench/providers_floor.py, issue 46): --burst calls of that channel
+   made to the same servers by a minimal program with the same processes and calls in flight, no
+   database; then a burst of --burst messages accepted as fast as the API takes them (requests of
    100 recipients, or 500 device tokens), timed from the first accept to the last provider call
-   arriving: delivered per second, that divided by the no-op rate (target 0.5), and the CPU time each
+   arriving: delivered per second, that divided by the floor's rate (target 0.5) and by the no-op
+   rate, and the CPU time each
    role spent per delivered message (worker, platform, scheduler, PostgreSQL's backends, this
    process, the provider servers' process).
 
@@ -29,6 +32,7 @@ import psutil
 
 from bench.chaos import LiveStack, say
 from bench.http_receiver import HttpReceiver, provider_env
+from bench.providers_floor import http_floor
 from bench.smtp_e2e import _add_new_processes, _cpu_per_message, _cpu_seconds, _role_processes, noop_rate
 
 CHANNELS = ("sms", "push", "whatsapp")
@@ -78,8 +82,12 @@ async def run(processes: int, threads: int, burst_count: int) -> dict:
             baseline = await asyncio.to_thread(noop_rate, stack.redis.url, processes, threads)
             channels = {}
             for channel in CHANNELS:
+                say(f"providers e2e: {channel}, floor of {burst_count}")
+                floor = await asyncio.to_thread(http_floor, receiver, channel, processes, threads, burst_count)
                 say(f"providers e2e: {channel}, burst of {burst_count}")
                 found = await burst(stack, receiver, channel, burst_count)
+                found["floor"] = floor
+                found["ratio_to_floor"] = round(found["delivered_per_second"] / floor["messages_per_second"], 3)
                 found["ratio_to_noop"] = round(found["delivered_per_second"] / baseline["messages_per_second"], 3)
                 channels[channel] = found
     finally:
@@ -98,10 +106,18 @@ def rows(results: dict) -> list[str]:
     out = []
     for channel, burst_found in found["channels"].items():
         cpu = ", ".join(f"{name} {value}" for name, value in burst_found["cpu_ms_per_message"].items())
+        floor = burst_found.get("floor")
+        if floor:
+            out.append(f"| delivered {names[channel]} (local server), burst of {burst_found['messages']}, "
+                       f"{found['worker_processes']} worker processes x {found['worker_threads']} threads | "
+                       f"{burst_found['delivered_per_second']} messages/s | floor (`bench/providers_floor.py`: the "
+                       f"same calls, processes and in-flight, no database): {floor['messages_per_second']} "
+                       f"calls/s, CPU ms a call {floor['cpu_ms_per_message']} | **{burst_found['ratio_to_floor']}** "
+                       f"(target 0.5) |")
         out.append(f"| delivered {names[channel]} (local server), burst of {burst_found['messages']}, "
                    f"{found['worker_processes']} worker processes x {found['worker_threads']} threads | "
                    f"{burst_found['delivered_per_second']} messages/s; CPU ms a message: {cpu} | no-op Dramatiq, "
-                   f"same workers: {noop} messages/s | **{burst_found['ratio_to_noop']}** (target 0.5) |")
+                   f"same workers: {noop} messages/s | {burst_found['ratio_to_noop']} |")
     return out
 
 

@@ -2,10 +2,16 @@
 process of its own, noting when each Message-ID (and Herald message id) arrived, every time, and
 its envelope sender (Herald's VERP return path, docs/bounces.md: where a bounce goes). A
 recipient whose local part starts with REFUSED_PREFIX is refused at RCPT with a 5xx, as a mailbox that
-does not exist: Herald's hand-off reads that as a hard bounce (docs/bounces.md)."""
+does not exist: Herald's hand-off reads that as a hard bounce (docs/bounces.md). On request
+(:meth:`Receiver.kill_after_next_accept`, bench/chaos.py's ``outcome`` fault) it SIGKILLs the process
+that sent the next message right after answering it 250: that worker dies between the provider's
+success and the write of its outcome."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 import threading
 import time
 
@@ -18,8 +24,9 @@ class _Arrivals:
     """The aiosmtpd handler in the receiver's process: each message's Message-ID, Herald id and
     arrival time (CLOCK_MONOTONIC, the same clock in every process) go to the bench's process."""
 
-    def __init__(self, queue) -> None:
+    def __init__(self, queue, kill=None, killed_at=None) -> None:
         self.queue = queue
+        self.kill, self.killed_at = kill, killed_at
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.lower().startswith(REFUSED_PREFIX):
@@ -33,13 +40,30 @@ class _Arrivals:
         headers = BytesHeaderParser().parsebytes(envelope.original_content or envelope.content)
         self.queue.put((headers.get("Message-ID", ""), headers.get("X-Herald-Message-Id", ""), time.monotonic(),
                         envelope.mail_from or ""))
+        if self.kill is not None and self.kill.is_set():
+            sender = _process_on_port(session.peer[1])
+            if sender is not None:
+                self.killed_at.value = time.monotonic()
+                self.kill.clear()
+                # After the 250 has been written (the reply goes out before the loop's next turn).
+                asyncio.get_running_loop().call_soon(os.kill, sender, signal.SIGKILL)
         return "250 OK queued"
 
 
-def _serve_smtp(port: int, queue) -> None:
+def _process_on_port(port: int) -> int | None:
+    """The process whose local TCP port ``port`` is (the SMTP client at the other end), or None."""
+    import psutil
+
+    for connection in psutil.net_connections("tcp4"):
+        if connection.laddr and connection.laddr.port == port and connection.pid:
+            return connection.pid
+    return None
+
+
+def _serve_smtp(port: int, kill, killed_at, queue) -> None:
     from aiosmtpd.controller import Controller
 
-    Controller(_Arrivals(queue), hostname="127.0.0.1", port=port).start()
+    Controller(_Arrivals(queue, kill, killed_at), hostname="127.0.0.1", port=port).start()
     threading.Event().wait()  # until the bench terminates this process
 
 
@@ -101,7 +125,11 @@ class Receiver(ArrivalProcess):
         self.herald_ids: dict[str, str] = {}
         self.return_paths: dict[str, str] = {}  # by Herald message id
         self.port = free_port()
-        super().__init__(_serve_smtp, self.port)
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self._kill, self._killed_at = context.Event(), context.Value("d", 0.0)
+        super().__init__(_serve_smtp, self.port, self._kill, self._killed_at)
 
     def start(self) -> None:
         import socket
@@ -115,6 +143,18 @@ class Receiver(ArrivalProcess):
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("the SMTP receiver did not start")
+
+    def kill_after_next_accept(self, timeout: float = 60.0) -> float | None:
+        """SIGKILL the sender of the next message right after accepting it; when that was
+        (CLOCK_MONOTONIC, the receiver's), or None when no message came within ``timeout``."""
+        self._kill.set()
+        deadline = time.monotonic() + timeout
+        while self._kill.is_set() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        if self._kill.is_set():
+            self._kill.clear()
+            return None
+        return self._killed_at.value
 
     def _note(self, message_id: str, herald_id: str, at: float, return_path: str) -> None:
         self.arrivals.setdefault(message_id, []).append(at)

@@ -95,16 +95,24 @@ def _one_line(what: str, value: str) -> str:
     return value
 
 
-@functools.lru_cache(maxsize=4096)
 def address(what: str, text: str) -> Address:
     """``text`` as exactly one valid address, ready to be written again from its parts (the
-    display name quoted or encoded by the email package, never copied as given). Cached per text
-    (an Address is immutable; a refusal is raised every time, never cached): a sender's address,
-    or a recipient's for the envelope after the To header, is parsed once."""
-    header = SMTP_POLICY.header_factory("to", _one_line(what, text))
+    display name quoted or encoded by the email package, never copied as given); ``what`` names it
+    in the refusal. Cached per text whatever ``what`` is (an Address is immutable; the refusal is
+    raised on every call): a sender's address, or a recipient's for the envelope after
+    the To header, is parsed once."""
+    found = _parsed_address(_one_line(what, text))
+    if found is None:
+        raise PermanentProviderError(f"{what} is not a single valid address")
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_address(text: str) -> Address | None:
+    header = SMTP_POLICY.header_factory("to", text)
     found = header.addresses
     if header.defects or len(found) != 1 or not found[0].username or not found[0].domain:
-        raise PermanentProviderError(f"{what} is not a single valid address")
+        return None
     return Address(display_name=found[0].display_name, username=found[0].username, domain=found[0].domain)
 
 

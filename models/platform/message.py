@@ -114,6 +114,12 @@ LEASED = Leased(table="messages", waiting="status = 'queued'", taken="status = '
 MAX_ATTEMPTS = 8
 RETRIES = Retries(max_attempts=MAX_ATTEMPTS, first=5.0, ceiling=3600.0)
 
+# The claim commits without waiting for its WAL flush (``synchronous_commit`` off for this statement's
+# own transaction; issue 46): it is visible to every other worker at once all the same, so no two
+# attempts hold a message; only a crash of PostgreSQL itself within a fraction of a second could
+# forget it, and then the attempt's outcome cannot be written either (its connection died with the
+# server): the message is sent again, the crash window docs/messages.md describes. The outcome
+# (finish) still waits for its flush: a ``sent`` once answered is never forgotten.
 _CLAIM = f"""
 WITH c AS (
   {LEASED.claim_sql("id, public_id, tenant_id, channel, mode, recipient, sender, subject, content, tags, attempts")}
@@ -122,6 +128,7 @@ WITH c AS (
   SELECT id, 'sending', jsonb_build_object('Attempt', attempts), now() FROM c
 )
 SELECT c.*, t.public_id AS tenant_public_id, t.effective_quota FROM c JOIN tenants t ON t.id = c.tenant_id
+  CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
 """
 
 # The webhook events of a transition (models/platform/events.py) are written by the same statement.
@@ -156,6 +163,30 @@ WITH u AS (
          {message_data_sql("u", ", 'Reason', u.failure_reason")} AS data FROM u
 ){fanout_sql("wh_source", request="$8::text")}{rollup_sql("u")}
 SELECT id FROM ev
+"""
+
+# The outcomes of many attempts in one statement (tasks/platform/outcomes.py writes the outcomes that
+# wait together at a worker this way): each row of ``i`` is one :func:`finish`, and every message
+# updated gets its event, its webhook events and its count as alone; one commit (one WAL flush) for all.
+# The input's columns are named apart from the messages' so that RETURNING reads the messages' own.
+_FINISH_MANY = f"""
+WITH i AS (
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+    AS i(pk, new_status, event_type, new_provider, new_provider_message_id, new_failure_reason, event_detail)
+), u AS (
+  UPDATE messages SET status = i.new_status, provider = COALESCE(i.new_provider, messages.provider),
+         provider_message_id = COALESCE(i.new_provider_message_id, messages.provider_message_id),
+         failure_reason = i.new_failure_reason, lease_until = NULL, next_attempt_at = NULL, updated_at = now(),
+         {purge_content_sql("messages")}
+  FROM i WHERE messages.id = i.pk AND messages.status = 'sending' RETURNING {_MESSAGE_COLUMNS}
+), ev AS (
+  INSERT INTO message_events (message_id, type, detail, created_at)
+  SELECT u.id, i.event_type, i.event_detail::jsonb, now() FROM u JOIN i ON i.pk = u.id RETURNING message_id
+), wh_source AS (
+  SELECT u.tenant_id, u.mode, u.channel || '.' || u.status AS type, u.id AS message_id,
+         {message_data_sql("u", ", 'Reason', u.failure_reason")} AS data FROM u
+){fanout_sql("wh_source")}{rollup_sql("u")}
+SELECT message_id FROM ev
 """
 
 _DEFER = f"""
@@ -228,6 +259,19 @@ async def finish(connection, message_pk: int, status: MessageStatus, *, event: s
         connection, _FINISH, [message_pk, status.value, event or status.value, provider, provider_message_id,
                               failure_reason, json.dumps(detail) if detail is not None else None, request_id()])
     return bool(rows)
+
+
+async def finish_many(connection, outcomes: list[tuple]) -> set[int]:
+    """Several :func:`finish` in one statement: ``outcomes`` holds (message pk, status, event,
+    provider, provider message id, failure reason, detail) tuples, one per message; returns the pks
+    of the messages it finished (a message no longer ``sending`` is left alone, as by finish)."""
+    columns = list(zip(*outcomes)) if outcomes else [()] * 7
+    rows = await _rows(connection, _FINISH_MANY, [
+        list(columns[0]), [getattr(status, "value", status) for status in columns[1]],
+        [event or getattr(status, "value", status) for status, event in zip(columns[1], columns[2])],
+        list(columns[3]), list(columns[4]), list(columns[5]),
+        [json.dumps(detail) if detail is not None else None for detail in columns[6]]])
+    return {row["message_id"] for row in rows}
 
 
 async def defer(connection, message_pk: int, delay_seconds: float, reason: str) -> bool:

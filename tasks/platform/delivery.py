@@ -22,7 +22,8 @@ The actor gets a message id and:
    Any other exception of a provider (a bug, an answer it did not expect) is retried like a
    transient error and fails the message once the attempts are spent; its reason names only the
    exception's type (the traceback is logged for the operator).
-Each step is a transition of the message that also appends to its timeline. Each attempt's outcome
+Each step is a transition of the message that also appends to its timeline; the outcomes of the
+attempts that end together at a worker process are written in one statement (tasks/platform/outcomes.py). Each attempt's outcome
 and the provider call's time are counted for the worker's exporter (kit/metrics.py).
 """
 
@@ -48,7 +49,7 @@ from models.platform.device import forget_device
 from models.platform.blocklist import candidates
 from models.platform.domain import DKIM_KEY, RETURN_PATH_LABEL, SANDBOX_DOMAIN
 from models.platform.message import (ATTACHMENT_SEAL, LEASED, MAX_ATTEMPTS, RETRIES, Channel, MessageStatus, claim,
-                                     defer, finish, presend)
+                                     defer, presend)
 from models.platform.provider_config import tenant_provider
 from models.platform.returns import bounce_at_handoff
 from models.platform.usage import period_of
@@ -56,6 +57,7 @@ from providers.base import Attachment, DkimKey, Outgoing
 from providers.errors import (InvalidDeviceToken, PermanentProviderError, ProviderConfigError, RecipientBounced,
                               TransientProviderError)
 from tasks.lease import holding, retry_in
+from tasks.platform.outcomes import finish
 from tasks.providers import push_route
 
 log = logging.getLogger("herald.delivery")

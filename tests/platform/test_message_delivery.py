@@ -106,3 +106,46 @@ async def test_a_purge_content_tenant_keeps_no_content_once_final(make_account, 
     assert first.status == second.status == MessageStatus.SENT.value
     assert first.content == {"Purged": True}
     assert second.content == {"Text": "t", "Html": None}
+
+
+def _statements_and_outcomes() -> tuple[float, float]:
+    from tasks.platform.outcomes import OUTCOMES_PER_STATEMENT
+
+    samples = {sample.name: sample.value for metric in OUTCOMES_PER_STATEMENT.collect() for sample in metric.samples}
+    return samples["herald_delivery_outcomes_per_statement_count"], samples["herald_delivery_outcomes_per_statement_sum"]
+
+
+async def test_outcomes_that_end_together_are_written_together(make_account, services):
+    """Deliveries that finish at one moment share one statement (tasks/platform/outcomes.py); each
+    message still gets its own state, its one `sent` event and its count in the reports."""
+    from models.platform.message import claim
+    from tasks.platform import outcomes
+
+    account = await make_account(scopes=("email:send",))
+    await verify_domain(account.tenant_id, "together.example")
+    messages = [await _accept_one(account, "a@together.example", f"r{index}@example.com") for index in range(12)]
+    connection = connections.get("platform")
+    claimed = [message for message in messages if await claim(connection, message.id, 60) is not None]
+    assert len(claimed) >= 2  # the session's pipeline, when it runs, takes a few at most this soon
+    statements, written = _statements_and_outcomes()
+    results = await asyncio.gather(*(outcomes.finish(connection, message.id, MessageStatus.SENT, provider="sink",
+                                                     provider_message_id=f"p-{message.id}", detail={"Provider": "sink"})
+                                     for message in claimed))
+    assert results == [True] * len(claimed)
+    after = _statements_and_outcomes()
+    assert after[1] - written == len(claimed)
+    assert after[0] - statements < len(claimed)  # fewer statements than outcomes
+    for message in claimed:
+        await message.refresh_from_db()
+        assert message.status == MessageStatus.SENT and message.provider_message_id == f"p-{message.id}"
+        assert await MessageEvent.filter(message_id=message.id, type="sent").count() == 1
+    tenant = await Tenant.get(public_id=account.tenant_id)
+    [row] = await connection.execute_query_dict(
+        "SELECT COALESCE(sum(count), 0) AS n FROM report_counters WHERE tenant_id = $1 AND status = 'sent'", [tenant.id])
+    assert row["n"] >= len(claimed)
+    # Written again, none is `sending` any more: each caller hears False, nothing changes.
+    again = await asyncio.gather(*(outcomes.finish(connection, message.id, MessageStatus.FAILED, failure_reason="x")
+                                   for message in claimed))
+    assert again == [False] * len(claimed)
+    for message in claimed:
+        assert await MessageEvent.filter(message_id=message.id, type="failed").count() == 0
