@@ -22,8 +22,10 @@ bp = Blueprint("crm_internal_contact_imports", url_prefix="/internal/v1/tenants/
 @bp.post("/importacoes/<import_id:id>/parte", ctx_auth="service", ctx_errors=(409,),
          ctx_responses=answers({200: PART}))
 async def write_part(request: Request, tenant: str, import_id: str) -> HTTPResponse:
-    """Write the next part of a started import and its progress in one transaction; ``terminou`` once
-    every valid row is written (or the import is not running)."""
+    """Write the next part of a started import.
+
+    The part and the import's progress are written in one transaction; ``terminou`` once every valid
+    row is written (or the import is not running). Called by the import's worker."""
     async with db.transaction() as conn:
         row, ended = await service.write_part(conn, tenant_of_path(tenant), import_id)
     return reply(request, {"importacao": import_view(row), "terminou": ended})

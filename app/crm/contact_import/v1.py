@@ -35,8 +35,12 @@ MAX_UPLOAD_BYTES = MAX_FILE_BYTES + 64 * 1024
          ctx_multipart_required=("arquivo",), ctx_max_body=MAX_UPLOAD_BYTES,
          ctx_errors=ACCESS_ERRORS + (413, 422), ctx_responses=answers({201: IMPORT}))
 async def create_import(request: Request) -> HTTPResponse:
-    """Take a CSV of contacts (multipart field ``arquivo``, UTF-8, up to 8 MiB and 50,000 rows) and check
-    every row; nothing is written until the import is started with the consent answer."""
+    """Upload a CSV of contacts to import.
+
+    The file goes in the multipart field ``arquivo`` (UTF-8, up to 8 MiB and 50,000 rows, an
+    ``email``, ``telefone`` or ``id_externo`` column). Every row is checked and the answer gives the
+    counts, the per-row errors and a sample; nothing is written until the import is started with the
+    consent answer. 413 for a file too large, 422 for a file that cannot be read as such a CSV."""
     upload = request.files.get("arquivo") if request.files else None
     if upload is None:
         raise errors.ValidationError("Send the CSV as multipart/form-data in the field 'arquivo'.",
@@ -60,8 +64,10 @@ async def list_imports(request: Request) -> HTTPResponse:
 @bp.get("/importacoes/<import_id:id>", ctx_auth="session", ctx_role="leitor", ctx_errors=ACCESS_ERRORS,
         ctx_responses=answers({200: IMPORT}))
 async def get_import(request: Request, import_id: str) -> HTTPResponse:
-    """One import: its state, exact counts, per-row errors (the first 1,000) and, before it starts, a
-    sample of the rows it will write."""
+    """Read one import.
+
+    Its state, exact counts, per-row errors (the first 1,000) and, before it starts, a sample of the
+    rows it will write. A foreign or unknown id is 404."""
     row = await service.contact_import(db.connection(), access_of(request).tenant_id, import_id)
     sample = service.sample(row) if row.state == ImportState.ANALYZED else None
     return reply(request, {"importacao": import_view(row, sample)})
@@ -70,8 +76,11 @@ async def get_import(request: Request, import_id: str) -> HTTPResponse:
 @bp.post("/importacoes/<import_id:id>/iniciar", ctx_auth="session", ctx_role="editor", ctx_body=ImportStart,
          ctx_errors=ACCESS_ERRORS + (409, 422), ctx_responses=answers({202: IMPORT}))
 async def start_import(request: Request, import_id: str) -> HTTPResponse:
-    """Start the import with the consent answer (``inscrito``, required: no default), or resume one that
-    failed; its rows are written in parts of up to 5,000 by a worker."""
+    """Start or resume an import.
+
+    The consent answer (``inscrito``) is required: there is no default, so an import never subscribes
+    everyone silently. Its rows are written in parts of up to 5,000 by a worker; a failed import
+    resumes after the rows already written."""
     body = parse_body(request, ImportStart, max_bytes=MAX_BODY_BYTES)
     async with db.transaction() as conn:
         row = await service.start(conn, access_of(request).tenant_id, import_id, body.inscrito)
