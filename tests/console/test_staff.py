@@ -12,8 +12,8 @@ import re
 import httpx
 
 from tests.console.conftest import Browser, owner_with_account
-from tests.fixtures.dashboard import allowlist, signed_in_member
-from tests.fixtures.identity import PASSWORD
+from tests.fixtures.dashboard import signed_in_staff
+from tests.fixtures.identity import PASSWORD, outbox_for
 
 STAFF_PAGES = ("/staff", "/staff/accounts", "/staff/audit", "/staff/blocklist", "/staff/alerts", "/staff/metrics")
 
@@ -31,9 +31,13 @@ async def confirmed(browser: Browser, path: str, data: dict, back: str) -> httpx
 
 
 async def staff_browser(identity, dashboard, browser: Browser, tag: str):
-    staff = await signed_in_member(identity, dashboard, tag)
-    await allowlist(staff.id)
-    await browser.sign_in(staff.person.email, PASSWORD)
+    staff = await signed_in_staff(identity, dashboard, tag)  # with e-mailed codes: staff must have a second factor
+    first = await browser.sign_in(staff.person.email, PASSWORD)
+    assert first.status_code == 303 and first.headers["location"] == "/sign-in/code", first.text
+    await browser.get("/sign-in/code")
+    code = (await outbox_for(staff.person.email, "2fa_code"))["data"]["code"]
+    signed = await browser.post("/sign-in/code", {"use": "email", "code": code})
+    assert signed.status_code == 303, signed.text
     await browser.get("/staff/accounts")  # the forms' CSRF token of the signed-in session
     assert browser.http.cookies.get("herald_console_staff") == "1"  # staff keep asking on every page
     return staff

@@ -17,8 +17,8 @@ import pytest
 from tests.console.test_journeys import path, sign_in, verified_person
 from tests.console.web import *  # noqa: F401,F403
 from tests.console.web import Visit
-from tests.fixtures.dashboard import allowlist
-from tests.fixtures.identity import PASSWORD
+from tests.fixtures.dashboard import allowlist, bearer
+from tests.fixtures.identity import PASSWORD, outbox_for
 
 pytestmark = pytest.mark.timeout(240)
 STAFF_PAGES = ("/staff", "/staff/accounts", "/staff/audit", "/staff/blocklist", "/staff/alerts", "/staff/metrics")
@@ -85,9 +85,17 @@ async def test_staff_accounts_support_blocklist_alerts_metrics(web: Visit, auth,
     helped_owner, helped, _ = await owner(auth, api, "journey-helped", "Harbour Tea Ltd")
     staff = await verified_person(auth, "journey-staff")
     await allowlist(staff.id)
+    # Staff must have a second factor (docs/operator.md): e-mailed codes, asked at sign-in.
+    turned_on = await auth.post("/v1/2fa/email", json={"password": PASSWORD}, headers=bearer(staff.token))
+    assert turned_on.status_code == 200, turned_on.text
     assert (await api.get("/v1/account", headers=key)).status_code == 200
 
     await sign_in(web, staff.email)
+    assert path(web).startswith("/sign-in/code"), page.url
+    code = (await outbox_for(staff.email, "2fa_code"))["data"]["code"]
+    await page.get_by_label("Code", exact=True).fill(code)
+    await page.get_by_role("button", name="Continue").click()
+    await page.wait_for_load_state("load")
     await page.get_by_role("link", name="Staff", exact=True).click()
     await web.heading("Accounts")
     await web.check("staff-accounts")

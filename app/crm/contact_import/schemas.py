@@ -13,3 +13,4 @@ class ImportStart(SnakeBody):
 
     model_config = example({"inscrito": False})
     inscrito: bool
+    """True: the file's people agreed to receive; false: import them unsubscribed. No default."""

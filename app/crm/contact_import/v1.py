@@ -18,7 +18,7 @@ from app.crm.contact_import.views import IMPORT, IMPORTS, import_view
 from app.crm.gate import access_of
 from app.http import errors
 from app.http.bodies import parse_body
-from app.http.openapi import BINARY, answers, fields
+from app.http.openapi import BINARY, answers, described, fields
 from app.http.paging import KeysetPage
 from app.http.responses import reply
 from app.http.wakeup import poke
@@ -31,7 +31,10 @@ ACCESS_ERRORS = (400, 403, 404, 502, 503)
 MAX_UPLOAD_BYTES = MAX_FILE_BYTES + 64 * 1024
 
 
-@bp.post("/importacoes", ctx_auth="session", ctx_role="editor", ctx_multipart=fields(arquivo=BINARY),
+_FILE = described(BINARY, "The CSV file: UTF-8, a header row, up to 8 MiB and 50,000 rows.")
+
+
+@bp.post("/importacoes", ctx_auth="session", ctx_role="editor", ctx_multipart=fields(arquivo=_FILE),
          ctx_multipart_required=("arquivo",), ctx_max_body=MAX_UPLOAD_BYTES,
          ctx_errors=ACCESS_ERRORS + (413, 422), ctx_responses=answers({201: IMPORT}))
 async def create_import(request: Request) -> HTTPResponse:

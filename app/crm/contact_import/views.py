@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from kit.timestamps import iso
 from models.crm import ContactImport
 
@@ -28,16 +28,38 @@ def import_view(row: ContactImport, sample: list[dict[str, Any]] | None = None) 
     return view
 
 
-_ERROR = shape(linha=INTEGER, codigo=STRING, mensagem=STRING, detalhes={"type": "object"})
+_ERROR = shape(linha=described(INTEGER, "The row's line in the file (the header is line 1)."),
+               codigo=described(STRING, "The refusal's code, as the bulk route gives it."),
+               mensagem=described(STRING, "What is wrong with the row."),
+               detalhes=described({"type": "object"}, "The fields refused, when the code names some."))
 _IMPORT = shape(
-    "amostra", id=STRING, estado={"type": "string", "enum": ["analisada", "na_fila", "processando", "concluida", "falhou"]},
-    arquivo=NULLABLE_STRING, inscrito={"type": ["boolean", "null"]},
-    colunas={"type": "array", "items": STRING}, colunas_ignoradas={"type": "array", "items": STRING},
-    linhas=INTEGER, validas=INTEGER, invalidas=INTEGER, processadas=INTEGER, criados=INTEGER, atualizados=INTEGER,
-    falhas=INTEGER, erros={"type": "array", "items": _ERROR}, erros_omitidos=INTEGER, tentativas=INTEGER,
-    ultimo_erro=NULLABLE_STRING, criada_em=STRING, iniciada_em=NULLABLE_STRING, terminada_em=NULLABLE_STRING,
-    amostra={"type": "array", "items": {"type": "object"}})
-IMPORT = reply_of(importacao=_IMPORT)
-IMPORTS = reply_of(importacoes={"type": "array", "items": _IMPORT}, proximo_cursor=NULLABLE_STRING,
-                   tem_mais={"type": "boolean"})
-PART = reply_of(importacao=_IMPORT, terminou={"type": "boolean"})
+    "amostra", id=described(STRING, "The import's id."),
+    estado=described({"type": "string", "enum": ["analisada", "na_fila", "processando", "concluida", "falhou"]},
+                     "`analisada` (checked, waiting for the consent answer), `na_fila`, `processando`, "
+                     "`concluida` or `falhou` (resumable: `processadas` rows are written)."),
+    arquivo=described(NULLABLE_STRING, "The uploaded file's name."),
+    inscrito=described({"type": ["boolean", "null"]},
+                       "The consent answer the import was started with; null until it starts."),
+    colunas=described({"type": "array", "items": STRING}, "The file's columns the import reads."),
+    colunas_ignoradas=described({"type": "array", "items": STRING}, "The file's columns no contact field takes."),
+    linhas=described(INTEGER, "Data rows in the file."), validas=described(INTEGER, "Rows that will be written."),
+    invalidas=described(INTEGER, "Rows refused when the file was checked."),
+    processadas=described(INTEGER, "Valid rows written so far."),
+    criados=described(INTEGER, "Contacts created."), atualizados=described(INTEGER, "Contacts updated."),
+    falhas=described(INTEGER, "Rows refused, when checked or when written."),
+    erros=described({"type": "array", "items": _ERROR}, "The refused rows, the first 1,000."),
+    erros_omitidos=described(INTEGER, "Refused rows beyond those listed."),
+    tentativas=described(INTEGER, "Runs of the import's worker so far."),
+    ultimo_erro=described(NULLABLE_STRING, "Why the last run stopped, if it failed."),
+    criada_em=described(STRING, "When the file was uploaded."),
+    iniciada_em=described(NULLABLE_STRING, "When the import was started."),
+    terminada_em=described(NULLABLE_STRING, "When the last row was written or the import failed."),
+    amostra=described({"type": "array", "items": {"type": "object"}},
+                      "Before it starts: the first rows as they will be written."))
+IMPORT = reply_of(importacao=described(_IMPORT, "The import."))
+IMPORTS = reply_of(importacoes=described({"type": "array", "items": _IMPORT}, "The account's imports, newest first."),
+                   proximo_cursor=described(NULLABLE_STRING, "The cursor of the next page, or null."),
+                   tem_mais=described({"type": "boolean"}, "Whether another page follows."))
+PART = reply_of(importacao=described(_IMPORT, "The import after this part."),
+                terminou=described({"type": "boolean"}, "True once every valid row is written or the import "
+                                                       "is not running."))

@@ -111,6 +111,8 @@ async def list_enrollments(request: Request, journey_id: str) -> HTTPResponse:
 @bp.get("/contatos/<contact_id:id>/jornadas", ctx_auth="session", ctx_role="leitor", ctx_errors=ACCESS_ERRORS,
         ctx_responses=answers({200: CONTACT_JOURNEYS}))
 async def contact_journeys(request: Request, contact_id: str) -> HTTPResponse:
-    """The journeys the contact entered (its latest 50 enrollments, newest first) and where each stands."""
+    """List the journeys a contact entered.
+
+    Its latest 50 enrollments, newest first, and where each stands. A foreign or unknown contact is 404."""
     found = await service.contact_enrollments(db.connection(), access_of(request).tenant_id, contact_id)
     return reply(request, {"inscricoes": [contact_journey_view(row, journey) for row, journey in found]})

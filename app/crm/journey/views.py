@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from kit.timestamps import iso
 from models.crm import Enrollment, EnrollmentStep, Journey
 
@@ -61,6 +61,12 @@ def contact_journey_view(row: Enrollment, journey: Journey) -> dict[str, Any]:
             "concluida_em": iso(row.finished_at, MS)}
 
 
-CONTACT_JOURNEYS = reply_of(inscricoes={"type": "array", "items": shape(
-    id=STRING, jornada_id=STRING, jornada_nome=STRING, estado=STRING, passos_executados={"type": "integer"},
-    motivo=NULLABLE_STRING, entrou_em=STRING, concluida_em=NULLABLE_STRING)})
+CONTACT_JOURNEYS = reply_of(inscricoes=described({"type": "array", "items": shape(
+    id=described(STRING, "The enrollment's id."), jornada_id=described(STRING, "The journey's id."),
+    jornada_nome=described(STRING, "The journey's name."),
+    estado=described(STRING, "Where it stands: `em_andamento`, `aguardando`, `concluida`, `falhou` or `cancelada`."),
+    passos_executados=described({"type": "integer"}, "Steps the contact has been through."),
+    motivo=described(NULLABLE_STRING, "Why it ended, when it ended early."),
+    entrou_em=described(STRING, "When the contact entered."),
+    concluida_em=described(NULLABLE_STRING, "When it ended, or null."))},
+    "The contact's latest 50 enrollments, newest first."))

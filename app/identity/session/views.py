@@ -44,15 +44,16 @@ SESSION_SHAPE = shape(
     expires_at=described(TIMESTAMP, "When it ends in any case."),
     current=described({"type": "boolean"}, "Whether it is the session making this request."))
 _USER = described(USER_SHAPE, "The session's user.")
-SUPPORT_SEAT = described({"anyOf": [shape(id=described(STRING, "The support session's id."),
-                                          tenant=described(STRING, "The account entered, read-only."),
-                                          expires_at=described(TIMESTAMP, "When the support session ends."))
-                                    , {"type": "null"}]},
+_SEAT = shape(id=described(STRING, "The support session's id."),
+              tenant=described(STRING, "The account entered, read-only."),
+              expires_at=described(TIMESTAMP, "When the support session ends."))
+SUPPORT_SEAT = described({"anyOf": [_SEAT, {"type": "null"}]},
                          "The support session this session is inside (read-only), or null.")
-_SESSION = described({**SESSION_SHAPE, "properties": {**SESSION_SHAPE["properties"], "support": SUPPORT_SEAT},
-                      "required": [*SESSION_SHAPE["required"], "support"]}, "The session.")
+_SESSION = described(SESSION_SHAPE, "The session.")
+_VALIDATED_SESSION = described({**SESSION_SHAPE, "properties": {**SESSION_SHAPE["properties"], "support": SUPPORT_SEAT},
+                                "required": [*SESSION_SHAPE["required"], "support"]}, "The session.")
 VALIDATION = reply_of(valid=described({"const": True}, "True: the token is a live session."), user=_USER,
-                      session=_SESSION)
+                      session=_VALIDATED_SESSION)
 SESSIONS = reply_of(sessions=described({"type": "array", "items": SESSION_SHAPE}, "The person's live sessions."))
 _SECOND_STEP = described({"const": True}, "True: send the `ticket` to `POST /v1/2fa/check` with a code.")
 # A login either opens a session or asks for the second step (app/identity/login/v1.py).

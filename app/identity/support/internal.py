@@ -13,7 +13,7 @@ from pydantic import Field
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.bodies import SnakeBody, example
-from app.http.openapi import NO_CONTENT, STRING, TIMESTAMP, answers, reply_of, shape
+from app.http.openapi import NO_CONTENT, STRING, TIMESTAMP, answers, described, reply_of, shape
 from app.http.responses import no_content, reply
 from app.identity import db
 from app.identity.gate.bodies import read_body
@@ -23,16 +23,23 @@ from app.identity.support import service
 
 bp = Blueprint("identity_support_internal")
 MAX_SECONDS = 24 * 3600
-SEAT = reply_of(seat=shape(support_id=STRING, session_id=STRING, tenant=STRING, expires_at=TIMESTAMP))
+SEAT = reply_of(seat=described(shape(support_id=described(STRING, "The platform's support session."),
+                                     session_id=described(STRING, "The staff member's identity session."),
+                                     tenant=described(STRING, "The account entered, read-only."),
+                                     expires_at=described(TIMESTAMP, "When the seat ends.")), "The seat recorded."))
 
 
 class SeatBody(SnakeBody):
     model_config = example({"support_id": "sup_8f14e45fceea167a5a36dedd", "session_id": "ses_8f14e45fceea167a5a36dedd",
                             "tenant": "acc_8f14e45fceea167a5a36dedd", "expires_in_seconds": 3600})
     support_id: str = Field(min_length=1, max_length=40)
+    """The platform's support session (`sup_...`)."""
     session_id: str = Field(min_length=1, max_length=40)
+    """The staff member's identity session that enters the account."""
     tenant: str = Field(min_length=1, max_length=64)
+    """The account entered, read-only."""
     expires_in_seconds: int = Field(ge=1, le=MAX_SECONDS)
+    """How long the seat lasts unless ended before."""
 
 
 @bp.post("/internal/v1/support-seats", ctx_auth="service", ctx_body=SeatBody, ctx_errors=(404, 409),

@@ -17,25 +17,29 @@ from pydantic import Field
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.bodies import Body, parse_body
-from app.http.openapi import NO_CONTENT, answers, reply_of
+from app.http.openapi import NO_CONTENT, answers, described, reply_of
 from app.http.responses import no_content, reply
 from app.http.services import require_service_credential
 from app.platform import db
 from app.platform.support import service
 
 bp = Blueprint("internal_support_reads", url_prefix="/internal/v1")
-RECORDED = reply_of(ReadId={"type": "integer"})
+RECORDED = reply_of(ReadId=described({"type": "integer"}, "The read's record, to which its status is added."))
 SYSTEMS = Literal["crm", "pages", "runtime", "mail"]
 
 
 class ReadBody(Body):
     system: SYSTEMS
+    """The system the read was made on."""
     method: Literal["GET", "HEAD", "OPTIONS"]
+    """The read's method."""
     path: str = Field(min_length=1, max_length=service.MAX_PATH)
+    """The path read, without its query."""
 
 
 class StatusBody(Body):
     status: int = Field(ge=100, le=599)
+    """The status the read was answered with."""
 
 
 @bp.post("/support-sessions/<support_id:str>/reads", ctx_auth="service", ctx_body=ReadBody, ctx_errors=(404,),

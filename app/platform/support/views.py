@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from kit.timestamps import iso
 from app.platform.staff.views import SUPPORT_SHAPE, support_json
 from app.platform.tenant.views import NULLABLE_INT, TENANT_FIELDS, tenant_json
@@ -16,7 +16,8 @@ ACCOUNT = reply_of(Tenant=ACCOUNT_SHAPE)
 ACCOUNTS = reply_of(Tenants={"type": "array", "items": ACCOUNT_SHAPE}, NextCursor=NULLABLE_STRING,
                     HasMore={"type": "boolean"})
 SUPPORT = reply_of(SupportSession=SUPPORT_SHAPE)
-READ_SHAPE = shape(System=STRING, Method=STRING, Path=STRING, Status={"type": ["integer", "null"]}, At=TIMESTAMP)
+READ_SHAPE = shape(System=described(STRING, "The system read: `platform`, `crm`, `pages`, `runtime` or `mail`."),
+                   Method=STRING, Path=STRING, Status={"type": ["integer", "null"]}, At=TIMESTAMP)
 READS = reply_of(Reads={"type": "array", "items": READ_SHAPE}, NextCursor=NULLABLE_STRING, HasMore={"type": "boolean"})
 __all__ = ["NULLABLE_INT"]
 
