@@ -208,9 +208,13 @@ async def decline_mine(request: Request, invitation_id: str) -> HTTPResponse:
 
 @bp.get("/api/me/convites/contagem", ctx_auth="session", ctx_responses=answers({200: PENDING_COUNT}))
 async def count_mine(request: Request) -> HTTPResponse:
+    return reply(request, {"pendentes": await pending_count(request)})
+
+
+async def pending_count(request: Request) -> int | None:
+    """How many invitations wait for the person; None on any failure (the contract's null count)."""
     try:
-        count = await service.pending_count(db.connection(), await _verified(request))
+        return await service.pending_count(db.connection(), await _verified(request))
     except Exception as failure:  # noqa: BLE001 - any failure is a null count (contract)
         log.warning("invitation count unavailable: %r", failure)
-        count = None
-    return reply(request, {"pendentes": count})
+        return None
