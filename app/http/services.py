@@ -24,19 +24,10 @@ What a caller gets::
 
 One :class:`ServiceClient` (one connection pool) per process and callee: ``services(app).client("identity")``.
 A server calls :func:`install` while it is built, so the clients close when it stops.
-
-The calls go out through aiohttp's client (already installed under pywebpush), not httpx: these calls
-are on every dashboard request (a console page makes a handful, each asking the identity server
-again), and aiohttp spends about a sixth of httpx's CPU on one (bench/console.py). The query string
-is still encoded by httpx's rules (``httpx.QueryParams``: lists repeated, booleans ``true``/``false``,
-None empty) and the JSON body written as httpx writes it, so callers see no change.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hmac
-import json as jsonlib
 import logging
 import math
 import re
@@ -44,7 +35,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-import aiohttp
+import hmac
+
 import httpx
 from sanic import Request, Sanic
 
@@ -56,8 +48,7 @@ log = logging.getLogger("herald.services")
 FAILURES_TO_OPEN = 5
 COOL_DOWN_SECONDS = 10.0
 DEFAULT_TIMEOUT = httpx.Timeout(5.0, connect=2.0)
-MAX_CONNECTIONS = 100
-KEEPALIVE_SECONDS = 30
+LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=30)
 HEADERS = {"Accept": "application/json", "User-Agent": "herald-services"}
 
 Outage = type[errors.HttpError]
@@ -164,26 +155,21 @@ class ServiceClient:
         self.breaker = breaker or Breaker()
         self._token = token
         self._timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
-        self._http: aiohttp.ClientSession | None = None
+        self._http: httpx.AsyncClient | None = None
 
     def __repr__(self) -> str:  # never the token
         return f"ServiceClient({self.system!r}, {self.base_url!r}, breaker={self.breaker.state})"
 
-    def _client(self) -> aiohttp.ClientSession:
+    def _client(self) -> httpx.AsyncClient:
         # Made on first use, inside the running loop (a server builds its clients before it has one).
-        # trust_env=False: no proxy or certificate setting is taken from the environment.
         if self._http is None:
-            timeout = self._timeout
-            self._http = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=MAX_CONNECTIONS, keepalive_timeout=KEEPALIVE_SECONDS),
-                timeout=aiohttp.ClientTimeout(total=None, connect=timeout.pool, sock_connect=timeout.connect,
-                                              sock_read=timeout.read),
-                headers=HEADERS, trust_env=False, auto_decompress=True)
+            self._http = httpx.AsyncClient(base_url=self.base_url, timeout=self._timeout, limits=LIMITS,
+                                           trust_env=False, follow_redirects=False, headers=HEADERS)
         return self._http
 
     async def aclose(self) -> None:
         if self._http is not None:
-            await self._http.close()
+            await self._http.aclose()
             self._http = None
 
     async def __aenter__(self) -> ServiceClient:
@@ -224,42 +210,31 @@ class ServiceClient:
             log.debug("%s breaker open: %s %s failed fast", self.system, method, path)
             raise outage_error(outage, self.breaker.retry_after())
         probe = self.breaker.probing  # admitted while probing: this call is the half-open probe
-        target = self.base_url + path
-        query = str(httpx.QueryParams(params)) if params else ""  # httpx's rules (the module's words)
-        if query:
-            target += ("&" if "?" in path else "?") + query
-        data = None
-        if json is not None:
-            data = jsonlib.dumps(json, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
-            if not any(name.lower() == "content-type" for name in sent):
-                sent["Content-Type"] = "application/json"
         try:
-            async with self._client().request(method, target, data=data, headers=sent,
-                                              allow_redirects=False) as response:
-                status, content, answer_headers = response.status, await response.read(), response.headers
-        except asyncio.TimeoutError as exc:  # aiohttp's timeouts are asyncio's
+            response = await self._client().request(method, path, json=json, params=params, headers=sent)
+        except httpx.TimeoutException as exc:
             raise self._failure(outage, method, path, f"timed out ({type(exc).__name__})") from None
-        except ValueError:  # our own malformed request (a header aiohttp refuses to write)
-            if probe:  # says nothing about the callee
+        except httpx.LocalProtocolError:
+            if probe:  # our own malformed request says nothing about the callee
                 self.breaker.abandoned()
             raise
-        except (aiohttp.ClientError, OSError) as exc:
+        except httpx.TransportError as exc:
             raise self._failure(outage, method, path, f"unreachable ({type(exc).__name__}: {exc})") from None
         except BaseException:
             if probe:  # cancelled: no verdict on the callee
                 self.breaker.abandoned()
             raise
 
-        if answered and status >= 500 and _code_of(content) in answered:
+        status = response.status_code
+        if answered and status >= 500 and _code_of(response) in answered:
             self.breaker.succeeded()  # the callee is up: it said why it would not
-            return ServiceResponse(status, jsonlib.loads(content), answer_headers)
+            return ServiceResponse(status, response.json(), response.headers)
         if not (200 <= status < 300 or 400 <= status < 500):
-            text = content.decode("utf-8", "replace")
-            raise self._failure(outage, method, path, f"answered {status}: {text[:200]!r}")
+            raise self._failure(outage, method, path, f"answered {status}: {response.text[:200]!r}")
         body: Any = None
-        if content:
+        if response.content:
             try:
-                body = jsonlib.loads(content)
+                body = response.json()
             except ValueError:
                 if status < 300:
                     raise self._failure(outage, method, path, f"answered {status} with a body not JSON")
@@ -268,7 +243,7 @@ class ServiceClient:
             log.error("configuration error: %s refused the service credential on %s %s (is SERVICE_TOKEN the "
                       "same for every system?)", self.system, method, path)
             raise errors.AuthorizationError("The request could not be authorized.")
-        return ServiceResponse(status, body, answer_headers)
+        return ServiceResponse(status, body, response.headers)
 
     def _failure(self, outage: Outage, method: str, path: str, reason: str) -> errors.HttpError:
         opened = self.breaker.failed()
@@ -279,9 +254,9 @@ class ServiceClient:
         return outage_error(outage, self.breaker.retry_after())
 
 
-def _code_of(content: bytes) -> str | None:
+def _code_of(response: httpx.Response) -> str | None:
     try:
-        return ServiceResponse(500, jsonlib.loads(content), {}).error_code
+        return ServiceResponse(response.status_code, response.json(), response.headers).error_code
     except ValueError:
         return None
 

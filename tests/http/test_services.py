@@ -78,7 +78,7 @@ async def test_an_unreachable_callee_is_502_with_a_generic_message_and_the_reaso
             await client.get("/internal/v1/contatos")
     assert raised.value.status == 502 and raised.value.code == "UpstreamError"
     assert closed_url.rsplit(":", 1)[1] not in raised.value.message
-    assert "unreachable (ClientConnectorError" in caplog.text and closed_url in caplog.text
+    assert "unreachable (ConnectError" in caplog.text and closed_url in caplog.text
 
 
 async def test_the_caller_may_ask_for_503_which_says_when_to_retry(closed_url):
