@@ -1,11 +1,10 @@
 """Who is signed in, and which account a page acts on.
 
-:func:`require_person` asks the platform who the session's person is (``GET /api/auth/me``: the
-platform checks the session with the identity server on every request, so a revoked session ends
-here at once), which accounts they belong to (``GET /api/tenants``) and how many invitations wait
-for them (``GET /api/me/convites/contagem``, the navigation's badge). No session, or one the
-platform refuses: :class:`SignInNeeded` (the person is sent to sign in, told the session ended
-when there was one). :func:`require_account` then finds the account of an ``/a/<id>/`` page among
+:func:`require_person` asks the platform who the session's person is, which accounts they belong
+to and how many invitations wait for them (the navigation's badge), in one call (``GET
+/api/me/navigation``: the platform checks the session with the identity server on every request,
+so a revoked session ends here at once). No session, or one the platform refuses:
+:class:`SignInNeeded` (the person is sent to sign in, told the session ended when there was one). :func:`require_account` then finds the account of an ``/a/<id>/`` page among
 them or, for a sub-account reached through an ancestor, in the tree; anything else is the same
 404 as a missing account (:class:`PageNotFound`).
 
@@ -64,16 +63,6 @@ def _flatten(nodes: list[dict], depth: int = 0) -> list[dict]:
     return found
 
 
-async def _pending(request: Request) -> int | None:
-    """How many invitations wait for the person (the platform answers null when it cannot tell)."""
-    try:
-        counted = await upstream.call(request, "GET", "/api/me/convites/contagem")
-    except upstream.Unavailable:
-        return None
-    count = counted.get("pendentes") if counted.ok else None
-    return count if isinstance(count, int) else None
-
-
 STAFF_PATHS = ("/staff", "/support/")
 
 
@@ -104,19 +93,19 @@ async def _entered(request: Request, support: dict[str, Any]) -> dict[str, Any]:
 async def require_person(request: Request) -> Person:
     if not cookies.session_token(request):
         raise SignInNeeded()
-    # One round trip, not two: the accounts, the badge and the staff check are asked beside who the
-    # person is (each call carries the same session; when it has ended, all say so and only the
-    # first is read).
-    me, listed, pending, staff = await asyncio.gather(
-        upstream.call(request, "GET", "/api/auth/me"), upstream.call(request, "GET", "/api/tenants"),
-        _pending(request), _staff(request))
-    if me.status == 401:
+    # One request, one session hop: the platform answers who the person is, their accounts and the
+    # badge's count together (GET /api/me/navigation), rather than three routes each checking the
+    # session; the staff check, for the few who need it, goes beside it.
+    found, staff = await asyncio.gather(upstream.call(request, "GET", "/api/me/navigation"), _staff(request))
+    if found.status == 401:
         raise SignInNeeded(ended=True)
-    if not me.ok:
+    if not found.ok:
         raise upstream.Unavailable()
-    accounts = listed.get("Tenants", []) if listed.ok else []
-    person = Person(me.get("UserId", ""), me.get("UserEmail", ""), sorted(accounts, key=lambda a: a["Name"].casefold()),
-                    pending, staff=bool(staff and staff.ok and staff.get("Staff") is True))
+    pending = found.get("PendingInvitations")
+    person = Person(found.get("UserId", ""), found.get("UserEmail", ""),
+                    sorted(found.get("Tenants") or [], key=lambda a: a["Name"].casefold()),
+                    pending if isinstance(pending, int) else None,
+                    staff=bool(staff and staff.ok and staff.get("Staff") is True))
     support = staff.get("SupportSession") if person.staff else None
     if isinstance(support, dict) and support.get("TenantId"):
         # Inside a support session the platform answers for the entered account alone (any other is

@@ -30,6 +30,7 @@ from app.platform.flag import api as flag_api
 from app.platform.invitation import api as invitation_api
 from app.platform.me import api as me_api
 from app.platform.member import api as member_api
+from app.platform.navigation import api as navigation_api
 from app.platform.member import internal as member_internal
 from app.platform.message import api as message_api
 from app.platform.message.coalesce import SendCoalescer
@@ -80,7 +81,8 @@ INTERNAL = (api_key_internal.bp, datacenter_asn_internal.bp, member_internal.bp,
 # The account's sending domains, for the mail system (internal) and the console (/api/domains; docs/mail.md).
 DOMAINS = (domain_internal.bp, domain_api.bp)
 # The dashboard surface (/api, docs/dashboard.md), behind the /api gate (app/platform/gate/api.py).
-DASHBOARD = (session_api.bp, twofactor_api.bp, password_api.bp, passkey_api.bp, my_passkeys.bp, me_api.bp)
+DASHBOARD = (session_api.bp, twofactor_api.bp, password_api.bp, passkey_api.bp, my_passkeys.bp, me_api.bp,
+             navigation_api.bp)
 # Accounts on the dashboard (docs/accounts.md).
 ACCOUNTS = (tenant_api.bp, member_api.bp, api_key_api.bp, invitation_api.bp, registration_api.bp, request_log_api.bp,
             flag_api.bp, support_trail.bp)

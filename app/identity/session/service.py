@@ -53,6 +53,38 @@ def is_live(session: Session, at: datetime | None = None) -> bool:
     return session.revoked_at is None and at < session.expires_at and at < session.idle_expires_at
 
 
+def _session_with_user_sql(column: str) -> str:
+    session = [f's."{name}"' for name in Session._meta.fields_db_projection.values()]
+    user = [f'u."{name}" AS "u.{name}"' for name in User._meta.fields_db_projection.values()]
+    return (f'SELECT {", ".join(session + user)} FROM "{Session._meta.db_table}" s '
+            f'JOIN "{User._meta.db_table}" u ON u."id" = s."user_id" WHERE s."{column}" = $1')
+
+
+# Every request of a session (each dashboard request's hop included) reads its session and user: the
+# query is written once (on first use: the models' foreign-key columns are known once the ORM is up), as
+# the ORM writes it for ``select_related("user")``, and the two models made from the row as the ORM
+# makes them; building the query each time was most of the hop's CPU (bench/console.py).
+_SESSION_WITH_USER: dict[str, str] = {}
+
+
+async def session_with_user(column: str, value: str) -> Session | None:
+    """The session whose ``column`` (``public_id`` or ``token_hash``) is ``value``, its user loaded."""
+    if column not in ("public_id", "token_hash"):
+        raise ValueError(column)
+    sql = _SESSION_WITH_USER.get(column)
+    if sql is None:
+        sql = _SESSION_WITH_USER[column] = _session_with_user_sql(column)
+    _, rows = await Session._meta.db.execute_query(sql, [value])
+    if not rows:
+        return None
+    row = rows[0]
+    columns = Session._meta.fields_db_projection.values()
+    session = Session._init_from_db(**{name: row[name] for name in columns})
+    user = User._init_from_db(**{name: row["u." + name] for name in User._meta.fields_db_projection.values()})
+    object.__setattr__(session, "_user", user)
+    return session
+
+
 async def session_of_token(token: str | None, *, touch: bool = True) -> Session:
     """The live session of a bearer token (with its user); 401 ``MissingToken``, ``InvalidToken``
     or ``ExpiredToken`` otherwise. ``touch`` extends its idle life (at most once a minute)."""
@@ -60,7 +92,7 @@ async def session_of_token(token: str | None, *, touch: bool = True) -> Session:
         raise errors.MissingToken()
     if not token.startswith(TOKEN_PREFIX):
         raise errors.InvalidToken()
-    session = await Session.get_or_none(token_hash=tokens.digest(token)).select_related("user")
+    session = await session_with_user("token_hash", tokens.digest(token))
     if session is None:
         raise errors.InvalidToken()
     return await live_session(session, touch=touch)

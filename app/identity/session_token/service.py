@@ -18,7 +18,7 @@ from datetime import datetime
 import jwt
 
 from app.identity import errors
-from app.identity.session.service import live_session
+from app.identity.session.service import live_session, session_with_user
 from app.identity.signing_key import service as keys
 from models.identity import Session
 
@@ -49,7 +49,7 @@ async def session_of_jwt(token: str, issuer: str, *, touch: bool = True) -> Sess
     sid, sub = claims.get("sid"), claims.get("sub")
     if not isinstance(sid, str) or not isinstance(sub, str):
         raise errors.InvalidToken()
-    session = await Session.get_or_none(public_id=sid).select_related("user")
+    session = await session_with_user("public_id", sid)
     if session is None or session.user.public_id != sub:
         raise errors.InvalidToken()
     return await live_session(session, touch=touch)

@@ -11,6 +11,7 @@ preparation of server.py, run again on first use when the database was away at s
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -58,6 +59,22 @@ async def rotate(conn: BaseDBAsyncClient) -> SigningKey:
     return await SigningKey.create(**row, status=KeyStatus.ACTIVE, using_db=conn)
 
 
+# The key a token names, while it verifies: the active one, or one retired less than RETIRED_PUBLISHED ago.
+VERIFYING_KEY_SQL = (f"SELECT public_jwk FROM signing_keys WHERE kid = $1 "
+                     f"AND (status = '{KeyStatus.ACTIVE.value}' OR retired_at > $2)")
+_public_cache: dict[str, Any] = {}
+
+
+def _public(jwk: str | dict) -> Any:
+    """The public key of a JWK, parsed once per JWK (parsing an RSA key costs more than verifying
+    with it); keyed by the JWK's own text, so a changed row is parsed anew."""
+    text = jwk if isinstance(jwk, str) else json.dumps(jwk, sort_keys=True)
+    key = _public_cache.get(text)
+    if key is None:
+        key = _public_cache[text] = jwt.PyJWK.from_dict(json.loads(text)).key
+    return key
+
+
 def _private(key: SigningKey):
     if key.kid not in _private_cache:
         pem = IDENTITY.unseal(PURPOSE, key.private_key_enc)
@@ -95,10 +112,16 @@ async def verify(token: str, *, issuer: str, audience: str | None = None, typ: s
         raise jwt.InvalidAlgorithmError("only RS256")
     if typ is not None and header.get("typ") != typ:
         raise jwt.InvalidTokenError("wrong token type")
-    key = next((k for k in await published() if k.kid == header.get("kid")), None)
-    if key is None:
+    kid = header.get("kid")
+    if not isinstance(kid, str):
         raise jwt.InvalidKeyError("unknown kid")
-    public = jwt.PyJWK.from_dict(key.public_jwk).key
+    # Read on every token (a key past its retirement stops verifying at once): the one row, in one
+    # plain query, rather than every published key through the ORM.
+    cutoff = datetime.now(timezone.utc) - RETIRED_PUBLISHED
+    _, rows = await db.connection().execute_query(VERIFYING_KEY_SQL, [kid, cutoff])
+    if not rows:
+        raise jwt.InvalidKeyError("unknown kid")
+    public = _public(rows[0]["public_jwk"])
     options = {"require": ["exp", "iat", "iss", "sub"], "verify_exp": verify_exp, "verify_aud": audience is not None}
     return jwt.decode(token, public, algorithms=["RS256"], issuer=issuer, audience=audience, options=options,
                       leeway=5)

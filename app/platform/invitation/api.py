@@ -239,9 +239,13 @@ async def count_mine(request: Request) -> HTTPResponse:
     """Count the signed-in person's pending invitations (for a badge).
 
     Any session. Any failure answers 200 `{pendentes: null}`, never an error."""
+    return reply(request, {"pendentes": await pending_count(request)})
+
+
+async def pending_count(request: Request) -> int | None:
+    """How many invitations wait for the person; None on any failure (the contract's null count)."""
     try:
-        count = await service.pending_count(db.connection(), await _verified(request))
+        return await service.pending_count(db.connection(), await _verified(request))
     except Exception as failure:  # noqa: BLE001 - any failure is a null count (contract)
         log.warning("invitation count unavailable: %r", failure)
-        count = None
-    return reply(request, {"pendentes": count})
+        return None

@@ -72,10 +72,15 @@ async def list_tenants(request: Request) -> HTTPResponse:
     """List the accounts the signed-in person reaches, with their role in each.
 
     Any session."""
+    return reply(request, {"Tenants": await reachable_json(request)})
+
+
+async def reachable_json(request: Request) -> list[dict]:
+    """The accounts the person reaches, with their role on each (also in app/platform/navigation/)."""
     conn = db.connection()
     roles = await members.reachable(conn, gate.principal(request).user_id)
     rows = await service.tenants_by_pk(conn, roles)
-    return reply(request, {"Tenants": [tenant_json(row, roles[row.id].value) for row in rows]})
+    return [tenant_json(row, roles[row.id].value) for row in rows]
 
 
 @bp.post("/api/tenants", ctx_auth="session", ctx_body=TenantCreate, ctx_errors=(409, 413, 422, 502),
