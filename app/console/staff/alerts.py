@@ -13,6 +13,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import redirect
 
 from app.console import forms, gate, upstream
+from app.console.staff import removal
 from app.console.templating import render
 
 bp = Blueprint("console_staff_alerts")
@@ -149,10 +150,5 @@ async def save(request: Request, rule_id: str) -> HTTPResponse:
 
 @bp.post("/staff/alerts/<rule_id:id>/remove")
 async def remove(request: Request, rule_id: str) -> HTTPResponse:
-    await gate.require_staff(request)
-    answer = await upstream.call(request, "DELETE", f"/api/admin/platform-alerts/{rule_id}")
-    if answer.status == 404:
-        raise gate.PageNotFound()
-    if not answer.ok:
-        return await page(request, answer.status, errors={"_": answer.message or "The rule could not be removed"})
-    return redirect("/staff/alerts?done=removed", status=303)
+    return await removal.remove(request, f"/api/admin/platform-alerts/{rule_id}", page=page,
+                                failed="The rule could not be removed", done="/staff/alerts?done=removed")

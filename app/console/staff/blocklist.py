@@ -14,6 +14,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import redirect
 
 from app.console import forms, gate, upstream
+from app.console.staff import removal
 from app.console.templating import render
 
 bp = Blueprint("console_staff_blocklist")
@@ -89,13 +90,8 @@ async def add(request: Request) -> HTTPResponse:
 
 @bp.post("/staff/blocklist/<entry_id:id>/remove")
 async def remove(request: Request, entry_id: str) -> HTTPResponse:
-    await gate.require_staff(request)
-    answer = await upstream.call(request, "DELETE", f"/api/admin/blacklist/{entry_id}")
-    if answer.status == 404:
-        raise gate.PageNotFound()
-    if not answer.ok:
-        return await page(request, answer.status, errors={"_": answer.message or "It could not be removed. Try again"})
-    return redirect("/staff/blocklist?done=removed", status=303)
+    return await removal.remove(request, f"/api/admin/blacklist/{entry_id}", page=page,
+                                failed="It could not be removed. Try again", done="/staff/blocklist?done=removed")
 
 
 @bp.post("/staff/blocklist/suggestions/<suggestion_id:id>/<decision:apply|dismiss>")
@@ -134,10 +130,5 @@ async def add_asn(request: Request) -> HTTPResponse:
 
 @bp.post("/staff/blocklist/asn/<asn:int>/remove")
 async def remove_asn(request: Request, asn: int) -> HTTPResponse:
-    await gate.require_staff(request)
-    answer = await upstream.call(request, "DELETE", f"/api/admin/datacenter-asn/{asn}")
-    if answer.status == 404:
-        raise gate.PageNotFound()
-    if not answer.ok:
-        return await page(request, answer.status, errors={"_": answer.message or "The ASN could not be removed"})
-    return redirect("/staff/blocklist?done=asn-removed#asns", status=303)
+    return await removal.remove(request, f"/api/admin/datacenter-asn/{asn}", page=page,
+                                failed="The ASN could not be removed", done="/staff/blocklist?done=asn-removed#asns")
