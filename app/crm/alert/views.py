@@ -59,4 +59,5 @@ _CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for
            "tem_mais": described({"type": "boolean"}, "Whether there is a next page.")}
 ALERT = reply_of(alerta=described(_ALERT, "The alert."))
 ALERTS = reply_of(alertas=described({"type": "array", "items": _ALERT}, "The alerts, newest first."), **_CURSOR)
-EVENTS = reply_of(eventos=described({"type": "array", "items": _EVENT}, "The firing history, newest first (deleted alerts included)."), **_CURSOR)
+EVENTS = reply_of(eventos=described({"type": "array", "items": _EVENT},
+                                   "The firing history, newest first (deleted alerts included)."), **_CURSOR)

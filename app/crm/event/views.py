@@ -18,6 +18,8 @@ def event_view(row: ContactEvent, contact_id: str) -> dict[str, Any]:
 
 
 _MOMENT = "(RFC 3339, to the millisecond)"
+_CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+           "tem_mais": described({"type": "boolean"}, "Whether there is a next page.")}
 _EVENT = shape(
     id=described(STRING, "The event's id."),
     contato_id=described(STRING, "The contact's id."),
@@ -29,5 +31,4 @@ _EVENT = shape(
 EVENT = reply_of(evento=described(_EVENT, "The event recorded."),
                  contato_criado=described({"type": "boolean"}, "Whether the contact was created by this event."))
 EVENTS = reply_of(eventos=described({"type": "array", "items": _EVENT}, "The contact's events, newest first."),
-                  proximo_cursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
-                  tem_mais=described({"type": "boolean"}, "Whether there is a next page."))
+                  **_CURSOR)

@@ -21,6 +21,8 @@ def added_view(added: int, missing: list[str]) -> dict[str, Any]:
 
 
 _MOMENT = "(RFC 3339, to the millisecond)"
+_CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+           "tem_mais": described({"type": "boolean"}, "Whether there is a next page.")}
 _LIST = shape(
     id=described(STRING, "The list's id (`lst_...`)."),
     slug=described(STRING, "Its slug, unique in the account (forms name the list by it)."),
@@ -29,9 +31,7 @@ _LIST = shape(
     criada_em=described(STRING, f"When it was created {_MOMENT}."),
     atualizada_em=described(STRING, f"When it last changed {_MOMENT}."))
 LIST = reply_of(lista=described(_LIST, "The list."))
-LISTS = reply_of(listas=described({"type": "array", "items": _LIST}, "The lists, newest first."),
-                 proximo_cursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
-                 tem_mais=described({"type": "boolean"}, "Whether there is a next page."))
+LISTS = reply_of(listas=described({"type": "array", "items": _LIST}, "The lists, newest first."), **_CURSOR)
 ADDED = reply_of(adicionados=described({"type": "integer"}, "Contacts added that were not members yet."),
                  inexistentes=described({"type": "array", "items": STRING}, "The ids given that name no contact of the "
                                                                              "account (not added)."))

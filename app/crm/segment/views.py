@@ -20,6 +20,8 @@ def reach_view(found: Reach) -> dict[str, Any]:
 
 
 _MOMENT = "(RFC 3339, to the millisecond)"
+_CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+           "tem_mais": described({"type": "boolean"}, "Whether there is a next page.")}
 _SEGMENT = shape(
     id=described(STRING, "The segment's id (`seg_...`)."),
     nome=described(STRING, "Its name."),
@@ -27,8 +29,6 @@ _SEGMENT = shape(
     criado_em=described(STRING, f"When it was created {_MOMENT}."),
     atualizado_em=described(STRING, f"When it last changed {_MOMENT}."))
 SEGMENT = reply_of(segmento=described(_SEGMENT, "The segment."))
-SEGMENTS = reply_of(segmentos=described({"type": "array", "items": _SEGMENT}, "The segments, newest first."),
-                    proximo_cursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
-                    tem_mais=described({"type": "boolean"}, "Whether there is a next page."))
+SEGMENTS = reply_of(segmentos=described({"type": "array", "items": _SEGMENT}, "The segments, newest first."), **_CURSOR)
 REACH = reply_of(alcance=described({"type": "integer"}, "How many contacts the rules select now."),
                  amostra=described({"type": "array", "items": STRING}, "The ids of the newest ten of them."))

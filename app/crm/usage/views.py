@@ -36,7 +36,8 @@ USAGE = reply_of(
         "Counts from the CRM's own database."),
     core_disponivel=described({"type": "boolean"}, "Whether the platform answered; when false `core` is null."),
     core=described({"oneOf": [{"type": "null"}, shape(
-        cota_mensal=described({"type": ["integer", "null"]}, "The account's monthly message quota, or null for no limit."),
+        cota_mensal=described({"type": ["integer", "null"]},
+                              "The account's monthly message quota, or null for no limit."),
         plano=described(STRING, "The account's plan."),
         emails_enviados=described(INTEGER, f"E-mails sent {_MONTH}."),
         sms_enviados=described(INTEGER, f"SMS sent {_MONTH}."),
