@@ -63,11 +63,9 @@ class JourneyWrite(SnakeBody):
     nome: str = Field(..., min_length=1, max_length=200)
     """The journey's name."""
     gatilho: dict[str, Any] | None = None
-    """What enrolls a contact, by `tipo`: `lista` (`lista_id`), `segmento` (`segmento_id`), `formulario`
-    (`formulario_id` or null for any), `lead` or `evento` (`nome`); null for none yet."""
+    """What enrolls a contact, by `tipo`: `lista`, `segmento`, `formulario`, `lead` or `evento`; null for none yet."""
     passos: list[Any] = Field(default_factory=list, max_length=MAX_STEPS)
-    """The steps in order: `enviar` (`canal` email, sms, push or whatsapp), `esperar` (`segundos`), `condicao`
-    (`regra`, `se_sim`, `se_nao`) or `sair`."""
+    """The steps in order, by `tipo`: `enviar`, `esperar`, `condicao` or `sair` (at most 50; docs/crm.md, "Journeys")."""
     fuso_horario: str = Field("UTC", max_length=64)
     """The IANA time zone quiet hours are read in (`America/Sao_Paulo`)."""
     horario_silencioso: dict[str, Any] | None = None
@@ -83,11 +81,9 @@ class JourneyPatch(SnakeBody):
     nome: str | None = Field(None, min_length=1, max_length=200)
     """The journey's name."""
     gatilho: dict[str, Any] | None = None
-    """What enrolls a contact, by `tipo`: `lista` (`lista_id`), `segmento` (`segmento_id`), `formulario`
-    (`formulario_id` or null for any), `lead` or `evento` (`nome`); null for none yet."""
+    """What enrolls a contact, by `tipo`: `lista`, `segmento`, `formulario`, `lead` or `evento`; null for none yet."""
     passos: list[Any] | None = Field(None, max_length=MAX_STEPS)
-    """The steps in order: `enviar` (`canal` email, sms, push or whatsapp), `esperar` (`segundos`), `condicao`
-    (`regra`, `se_sim`, `se_nao`) or `sair`."""
+    """The steps in order, by `tipo`: `enviar`, `esperar`, `condicao` or `sair` (at most 50; docs/crm.md, "Journeys")."""
     fuso_horario: str | None = Field(None, max_length=64)
     """The IANA time zone quiet hours are read in (`America/Sao_Paulo`)."""
     horario_silencioso: dict[str, Any] | None = None
