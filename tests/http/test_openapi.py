@@ -304,7 +304,8 @@ def test_multipart_bodies_are_described(apps):
 
     upload = describe(apps["pages"])["paths"]["/v1/midias"]["post"]["requestBody"]
     assert upload == {"required": True, "content": {"multipart/form-data": {"schema": {
-        "type": "object", "properties": {"arquivo": BINARY}, "required": ["arquivo"]}}}}
+        "type": "object", "required": ["arquivo"],
+        "properties": {"arquivo": {**BINARY, "description": "The image: PNG, JPEG, GIF or WebP, at most 5 MiB."}}}}}}
     bp = Blueprint("tiny")
 
     @bp.post("/notes", ctx_multipart=fields(file=BINARY, caption={"type": "string"}))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from kit.timestamps import iso
 from models.crm import CrmAlert, CrmAlertEvent
 from models.crm.alert import AlertMetric
@@ -27,15 +27,37 @@ def event_view(row: CrmAlertEvent) -> dict[str, Any]:
             "limite": row.threshold, "em": iso(row.created_at, MS)}
 
 
-_ALERT = shape(id=STRING, nome=STRING, metrica={"type": "string", "enum": [m.value for m in AlertMetric]},
-               limite={"type": "number"}, janela_minutos={"type": "integer"}, ativo={"type": "boolean"},
-               estado={"type": "string", "enum": ["calm", "firing"]}, estado_desde=NULLABLE_STRING,
-               ultimo_valor=NULLABLE_NUMBER, avaliado_em=NULLABLE_STRING, criado_em=STRING, atualizado_em=STRING)
-_EVENT = shape(id=STRING, alerta_id=STRING, alerta_nome=STRING, metrica=STRING,
-               tipo={"type": "string", "enum": ["disparou", "normalizou", "reiniciado"]}, valor=NULLABLE_NUMBER,
-               limite={"type": "number"}, em=STRING)
-ALERT = reply_of(alerta=_ALERT)
-ALERTS = reply_of(alertas={"type": "array", "items": _ALERT}, proximo_cursor=NULLABLE_STRING,
-                  tem_mais={"type": "boolean"})
-EVENTS = reply_of(eventos={"type": "array", "items": _EVENT}, proximo_cursor=NULLABLE_STRING,
-                  tem_mais={"type": "boolean"})
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py), each field described.
+_MOMENT = "(RFC 3339, to the millisecond)"
+_METRIC = "What it watches: `taxa_descadastro`, `queda_contatos`, `falhas_entrega` or `falhas_jornada` (docs/crm.md)."
+_ALERT = shape(
+    id=described(STRING, "The alert's id (`alr_...`)."),
+    nome=described(STRING, "Its name."),
+    metrica=described({"type": "string", "enum": [m.value for m in AlertMetric]}, _METRIC),
+    limite=described({"type": "number"}, "The value over which it fires."),
+    janela_minutos=described({"type": "integer"}, "The window the metric is measured over, in minutes."),
+    ativo=described({"type": "boolean"}, "Whether it is evaluated."),
+    estado=described({"type": "string", "enum": ["calm", "firing"]}, "`firing` while the metric is over the "
+                                                                     "threshold, else `calm`."),
+    estado_desde=described(NULLABLE_STRING, f"When it entered its state {_MOMENT}, or null."),
+    ultimo_valor=described(NULLABLE_NUMBER, "The metric's value at the last evaluation, or null."),
+    avaliado_em=described(NULLABLE_STRING, f"When it was last evaluated {_MOMENT}, or null."),
+    criado_em=described(STRING, f"When it was created {_MOMENT}."),
+    atualizado_em=described(STRING, f"When it last changed {_MOMENT}."))
+_EVENT = shape(
+    id=described(STRING, "The event's id (`ale_...`)."),
+    alerta_id=described(STRING, "The alert's id."),
+    alerta_nome=described(STRING, "The alert's name when it happened."),
+    metrica=described(STRING, "The metric the alert watched."),
+    tipo=described({"type": "string", "enum": ["disparou", "normalizou", "reiniciado"]},
+                   "`disparou` (went over), `normalizou` (came back under) or `reiniciado` (an edit put it back "
+                   "to calm)."),
+    valor=described(NULLABLE_NUMBER, "The metric's value then, or null."),
+    limite=described({"type": "number"}, "The threshold then."),
+    em=described(STRING, f"When it happened {_MOMENT}."))
+_CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+           "tem_mais": described({"type": "boolean"}, "Whether there is a next page.")}
+ALERT = reply_of(alerta=described(_ALERT, "The alert."))
+ALERTS = reply_of(alertas=described({"type": "array", "items": _ALERT}, "The alerts, newest first."), **_CURSOR)
+EVENTS = reply_of(eventos=described({"type": "array", "items": _EVENT},
+                                   "The firing history, newest first (deleted alerts included)."), **_CURSOR)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from kit.timestamps import iso
 
 
@@ -15,5 +15,10 @@ def consent_view(contact_id: str, channels: dict[str, datetime | None]) -> dict[
                        for channel, since in channels.items()]}
 
 
-CONSENT = reply_of(contato_id=STRING, canais={"type": "array", "items": shape(
-    canal=STRING, recebe={"type": "boolean"}, descadastrado_em=NULLABLE_STRING)})
+CONSENT = reply_of(
+    contato_id=described(STRING, "The contact's id."),
+    canais=described({"type": "array", "items": shape(
+        canal=described(STRING, "The channel: `email`, `sms`, `push` or `whatsapp`."),
+        recebe=described({"type": "boolean"}, "Whether the contact receives on it (false once opted out)."),
+        descadastrado_em=described(NULLABLE_STRING, "When it opted out (RFC 3339, to the millisecond), or null."))},
+        "The contact's consent, channel by channel."))

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from app.http.csv_cells import neutralize
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from kit.timestamps import iso
 from models.crm import Contact
 
@@ -57,12 +57,29 @@ def bulk_view(created: int, updated: int, errors: list[dict[str, Any]]) -> dict[
     return {"criados": created, "atualizados": updated, "erros": errors}
 
 
-_CONTACT = shape(id=STRING, email=NULLABLE_STRING, telefone=NULLABLE_STRING, id_externo=NULLABLE_STRING,
-                 nome=NULLABLE_STRING, atributos={"type": "object"}, inscrito={"type": "boolean"},
-                 criado_em=STRING, atualizado_em=STRING, anonimizado_em=NULLABLE_STRING)
-_CURSOR = {"proximo_cursor": NULLABLE_STRING, "tem_mais": {"type": "boolean"}}
-CONTACT = reply_of(contato=_CONTACT)
-CONTACTS = reply_of(contatos={"type": "array", "items": _CONTACT}, **_CURSOR)
-BULK = reply_of(criados={"type": "integer"}, atualizados={"type": "integer"},
-                erros={"type": "array", "items": shape(indice={"type": "integer"}, codigo=STRING, mensagem=STRING,
-                                                        detalhes={"type": "object"})})
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py), each field described.
+_MOMENT = "(RFC 3339, to the millisecond)"
+_CONTACT = shape(
+    id=described(STRING, "The contact's id (`ctt_...`)."),
+    email=described(NULLABLE_STRING, "Its e-mail address (lower-cased), or null."),
+    telefone=described(NULLABLE_STRING, "Its phone in E.164, or null."),
+    id_externo=described(NULLABLE_STRING, "Your id for the contact, or null."),
+    nome=described(NULLABLE_STRING, "Its name, or null."),
+    atributos=described({"type": "object"}, "Its attributes: a flat object of strings, numbers, booleans or nulls."),
+    inscrito=described({"type": "boolean"}, "Whether it is subscribed (per-channel opt-outs are its consent)."),
+    criado_em=described(STRING, f"When it was created {_MOMENT}."),
+    atualizado_em=described(STRING, f"When it last changed {_MOMENT}."),
+    anonimizado_em=described(NULLABLE_STRING, f"When its personal data was erased {_MOMENT}, or null."))
+_CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+           "tem_mais": described({"type": "boolean"}, "Whether there is a next page.")}
+CONTACT = reply_of(contato=described(_CONTACT, "The contact."))
+CONTACTS = reply_of(contatos=described({"type": "array", "items": _CONTACT}, "The contacts, oldest first."), **_CURSOR)
+BULK = reply_of(
+    criados=described({"type": "integer"}, "Contacts created."),
+    atualizados=described({"type": "integer"}, "Existing contacts updated (matched by an identifier)."),
+    erros=described({"type": "array", "items": shape(
+        indice=described({"type": "integer"}, "The refused item's place in `contatos`, from 0."),
+        codigo=described(STRING, "The error's code, as a single request would have answered it."),
+        mensagem=described(STRING, "What is wrong with it."),
+        detalhes=described({"type": "object"}, "The fields at fault and why."))},
+        "The items refused, each with why; the others were written."))

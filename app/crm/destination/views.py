@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from kit.timestamps import iso
 from models.crm import CrmDelivery, CrmDestination
 
@@ -28,17 +28,44 @@ def delivery_view(row: CrmDelivery) -> dict[str, Any]:
             "atualizada_em": iso(row.updated_at, MS)}
 
 
-_DESTINATION = shape(id=STRING, url=STRING, descricao=STRING, eventos={"type": "array", "items": STRING},
-                     ativo={"type": "boolean"}, falhas_seguidas={"type": "integer"},
-                     circuito_aberto_ate=NULLABLE_STRING, ultimo_sucesso_em=NULLABLE_STRING, criado_em=STRING,
-                     atualizado_em=STRING)
-_DELIVERY = shape(id=STRING, evento_id=STRING, evento=STRING, status=STRING, teste={"type": "boolean"},
-                  tentativas={"type": "integer"}, proxima_tentativa_em=NULLABLE_STRING,
-                  ultima_tentativa_em=NULLABLE_STRING, ultimo_status_http=NULLABLE_INT, ultimo_erro=NULLABLE_STRING,
-                  duracao_ms=NULLABLE_INT, criada_em=STRING, atualizada_em=STRING)
-DESTINATION = reply_of(destino=_DESTINATION)
-DESTINATION_WITH_SECRET = reply_of(destino=_DESTINATION, segredo=STRING)
-DESTINATIONS = reply_of(destinos={"type": "array", "items": _DESTINATION}, proximo_cursor=NULLABLE_STRING,
-                        tem_mais={"type": "boolean"})
-DELIVERIES = reply_of(entregas={"type": "array", "items": _DELIVERY})
-QUEUED = reply_of(entrega=_DELIVERY)
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py), each field described; a delivery
+# is the same for a destination and a conversion integration (app/crm/integration/v1.py).
+_MOMENT = "(RFC 3339, to the millisecond)"
+_DESTINATION = shape(
+    id=described(STRING, "The destination's id (`dst_...`)."),
+    url=described(STRING, "Where the CRM's events are POSTed, signed."),
+    descricao=described(STRING, "Your note on it."),
+    eventos=described({"type": "array", "items": STRING}, "The event types it receives."),
+    ativo=described({"type": "boolean"}, "Whether events are delivered to it."),
+    falhas_seguidas=described({"type": "integer"}, "Failed attempts in a row."),
+    circuito_aberto_ate=described(NULLABLE_STRING, f"While its circuit is open (after 5 failures in a row), until "
+                                                   f"when no request goes to it {_MOMENT}."),
+    ultimo_sucesso_em=described(NULLABLE_STRING, f"The last successful delivery {_MOMENT}, or null."),
+    criado_em=described(STRING, f"When it was created {_MOMENT}."),
+    atualizado_em=described(STRING, f"When it last changed {_MOMENT}."))
+_DELIVERY = shape(
+    id=described(STRING, "The delivery's id (`dlv_...`)."),
+    evento_id=described(STRING, "The event's id (`evt_...`): the same on every retry."),
+    evento=described(STRING, "The event's type (`contact.created` ...)."),
+    status=described(STRING, "`pending`, `delivering`, `retrying`, `succeeded` or `failed`."),
+    teste=described({"type": "boolean"}, "Whether it is a test event (one attempt, never retried)."),
+    tentativas=described({"type": "integer"}, "Attempts made so far (at most 8)."),
+    proxima_tentativa_em=described(NULLABLE_STRING, f"While `pending` or `retrying`, when the next attempt is due "
+                                                    f"{_MOMENT}."),
+    ultima_tentativa_em=described(NULLABLE_STRING, f"When the last attempt was made {_MOMENT}, or null."),
+    ultimo_status_http=described(NULLABLE_INT, "The HTTP status of the last answer, or null when none came."),
+    ultimo_erro=described(NULLABLE_STRING, "Why the last attempt failed, or null."),
+    duracao_ms=described(NULLABLE_INT, "How long the last attempt took, in milliseconds."),
+    criada_em=described(STRING, f"When it was queued {_MOMENT}."),
+    atualizada_em=described(STRING, f"When it last changed {_MOMENT}."))
+DESTINATION = reply_of(destino=described(_DESTINATION, "The destination."))
+DESTINATION_WITH_SECRET = reply_of(
+    destino=described(_DESTINATION, "The destination."),
+    segredo=described(STRING, "Its signing secret (`whsec_...`): shown here once, never again."))
+DESTINATIONS = reply_of(
+    destinos=described({"type": "array", "items": _DESTINATION}, "The destinations, newest first."),
+    proximo_cursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+    tem_mais=described({"type": "boolean"}, "Whether there is a next page."))
+DELIVERIES = reply_of(entregas=described({"type": "array", "items": _DELIVERY},
+                                         "The latest deliveries, newest first (never their payload)."))
+QUEUED = reply_of(entrega=described(_DELIVERY, "The test delivery, queued."))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from kit.timestamps import iso
 from models.crm import ContactEvent
 
@@ -17,8 +17,18 @@ def event_view(row: ContactEvent, contact_id: str) -> dict[str, Any]:
             "registrado_em": iso(row.created_at, MS)}
 
 
-_EVENT = shape(id=STRING, contato_id=STRING, nome=STRING, origem=STRING, propriedades={"type": "object"},
-               ocorrido_em=STRING, registrado_em=STRING)
-EVENT = reply_of(evento=_EVENT, contato_criado={"type": "boolean"})
-EVENTS = reply_of(eventos={"type": "array", "items": _EVENT}, proximo_cursor=NULLABLE_STRING,
-                  tem_mais={"type": "boolean"})
+_MOMENT = "(RFC 3339, to the millisecond)"
+_CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+           "tem_mais": described({"type": "boolean"}, "Whether there is a next page.")}
+_EVENT = shape(
+    id=described(STRING, "The event's id."),
+    contato_id=described(STRING, "The contact's id."),
+    nome=described(STRING, "The event's name (`signed_up`, `form_submission`, `lead` ...)."),
+    origem=described(STRING, "Where it came from: `api`, `form` or `lead`."),
+    propriedades=described({"type": "object"}, "Its properties: a flat object."),
+    ocorrido_em=described(STRING, f"When it happened {_MOMENT}."),
+    registrado_em=described(STRING, f"When the CRM recorded it {_MOMENT}."))
+EVENT = reply_of(evento=described(_EVENT, "The event recorded."),
+                 contato_criado=described({"type": "boolean"}, "Whether the contact was created by this event."))
+EVENTS = reply_of(eventos=described({"type": "array", "items": _EVENT}, "The contact's events, newest first."),
+                  **_CURSOR)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from kit.timestamps import iso
 from models.crm import ConversionIntegration
 
@@ -19,11 +19,26 @@ def integration_view(row: ConversionIntegration) -> dict[str, Any]:
             "atualizada_em": iso(row.updated_at, MS)}
 
 
-_INTEGRATION = shape(id=STRING, nome=STRING, tipo={"type": "string", "enum": ["meta_capi", "ga4"]},
-                     ativo={"type": "boolean"}, configuracao={"type": "object"},
-                     mapeamentos={"type": "object", "additionalProperties": STRING},
-                     falhas_seguidas={"type": "integer"}, circuito_aberto_ate=NULLABLE_STRING,
-                     ultimo_sucesso_em=NULLABLE_STRING, criada_em=STRING, atualizada_em=STRING)
-INTEGRATION = reply_of(integracao=_INTEGRATION)
-INTEGRATIONS = reply_of(integracoes={"type": "array", "items": _INTEGRATION}, proximo_cursor=NULLABLE_STRING,
-                        tem_mais={"type": "boolean"})
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py), each field described.
+_MOMENT = "(RFC 3339, to the millisecond)"
+_INTEGRATION = shape(
+    id=described(STRING, "The integration's id (`cvi_...`)."),
+    nome=described(STRING, "Its name."),
+    tipo=described({"type": "string", "enum": ["meta_capi", "ga4"]},
+                   "`meta_capi` (Meta Conversions API) or `ga4` (GA4 Measurement Protocol)."),
+    ativo=described({"type": "boolean"}, "Whether events are sent to it."),
+    configuracao=described({"type": "object"}, "Its public settings (`pixel_id` and `test_event_code`, or "
+                                               "`measurement_id`); the secret is never shown."),
+    mapeamentos=described({"type": "object", "additionalProperties": STRING},
+                          "CRM event type -> the conversion's event name on the ad platform."),
+    falhas_seguidas=described({"type": "integer"}, "Failed attempts in a row."),
+    circuito_aberto_ate=described(NULLABLE_STRING, f"While its circuit is open (after 5 failures in a row), until "
+                                                   f"when no request goes to it {_MOMENT}."),
+    ultimo_sucesso_em=described(NULLABLE_STRING, f"The last successful delivery {_MOMENT}, or null."),
+    criada_em=described(STRING, f"When it was created {_MOMENT}."),
+    atualizada_em=described(STRING, f"When it last changed {_MOMENT}."))
+INTEGRATION = reply_of(integracao=described(_INTEGRATION, "The conversion integration."))
+INTEGRATIONS = reply_of(
+    integracoes=described({"type": "array", "items": _INTEGRATION}, "The integrations, newest first."),
+    proximo_cursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+    tem_mais=described({"type": "boolean"}, "Whether there is a next page."))

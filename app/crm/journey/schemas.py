@@ -61,23 +61,37 @@ class JourneyWrite(SnakeBody):
         "horario_silencioso": {"inicio": "22:00", "fim": "08:00"},
     })
     nome: str = Field(..., min_length=1, max_length=200)
+    """The journey's name."""
     gatilho: dict[str, Any] | None = None
+    """What enrolls a contact, by `tipo`: `lista`, `segmento`, `formulario`, `lead` or `evento`; null for none yet."""
     passos: list[Any] = Field(default_factory=list, max_length=MAX_STEPS)
+    """The steps in order, by `tipo`: `enviar`, `esperar`, `condicao` or `sair` (at most 50; docs/crm.md, "Journeys")."""
     fuso_horario: str = Field("UTC", max_length=64)
+    """The IANA time zone quiet hours are read in (`America/Sao_Paulo`)."""
     horario_silencioso: dict[str, Any] | None = None
+    """`{"inicio": "HH:MM", "fim": "HH:MM"}`: sends wait until it ends; null for none."""
     permite_reentrada: bool = False
+    """Whether a contact who left may enter again."""
     modo: Literal["teste", "real"] = "teste"
+    """`teste` (sends go out in the platform's test mode) or `real` (live sends)."""
 
 
 class JourneyPatch(SnakeBody):
     model_config = example({"nome": "Welcome (v2)", "permite_reentrada": True})
     nome: str | None = Field(None, min_length=1, max_length=200)
+    """The journey's name."""
     gatilho: dict[str, Any] | None = None
+    """What enrolls a contact, by `tipo`: `lista`, `segmento`, `formulario`, `lead` or `evento`; null for none yet."""
     passos: list[Any] | None = Field(None, max_length=MAX_STEPS)
+    """The steps in order, by `tipo`: `enviar`, `esperar`, `condicao` or `sair` (at most 50; docs/crm.md, "Journeys")."""
     fuso_horario: str | None = Field(None, max_length=64)
+    """The IANA time zone quiet hours are read in (`America/Sao_Paulo`)."""
     horario_silencioso: dict[str, Any] | None = None
+    """`{"inicio": "HH:MM", "fim": "HH:MM"}`: sends wait until it ends; null for none."""
     permite_reentrada: bool | None = None
+    """Whether a contact who left may enter again."""
     modo: Literal["teste", "real"] | None = None
+    """`teste` (sends go out in the platform's test mode) or `real` (live sends)."""
 
     def changes(self) -> dict[str, Any]:
         changes = self.model_dump(exclude_unset=True)

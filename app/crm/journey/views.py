@@ -38,21 +38,55 @@ def enrollment_view(row: Enrollment, journey: Journey, contact_id: str, steps: l
             "concluida_em": iso(row.finished_at, MS), "historico": [step_view(step) for step in steps]}
 
 
-_PROBLEM = shape(campo=STRING, motivo=STRING)
-_JOURNEY = shape(id=STRING, nome=STRING, ativa=BOOLEAN, gatilho=NULLABLE_OBJECT, passos={"type": "array"},
-                 fuso_horario=STRING, horario_silencioso=NULLABLE_OBJECT, permite_reentrada=BOOLEAN, modo=STRING,
-                 problemas={"type": "array", "items": _PROBLEM}, ativada_em=NULLABLE_STRING, criado_em=STRING,
-                 atualizado_em=STRING)
-_STEP = shape(ordem={"type": "integer"}, passo_id=STRING, tipo=STRING, resultado=STRING, motivo=NULLABLE_STRING,
-              detalhes=OBJECT, executado_em=STRING)
-_ENROLLMENT = shape(id=STRING, contato_id=STRING, estado=STRING, passo_atual=NULLABLE_STRING,
-                    passos_executados={"type": "integer"}, aguardando_ate=NULLABLE_STRING, motivo=NULLABLE_STRING,
-                    entrou_em=STRING, atualizado_em=STRING, concluida_em=NULLABLE_STRING,
-                    historico={"type": "array", "items": _STEP})
-_CURSOR = {"proximo_cursor": NULLABLE_STRING, "tem_mais": BOOLEAN}
-JOURNEY = reply_of(jornada=_JOURNEY)
-JOURNEYS = reply_of(jornadas={"type": "array", "items": _JOURNEY}, **_CURSOR)
-ENROLLMENTS = reply_of(inscricoes={"type": "array", "items": _ENROLLMENT}, **_CURSOR)
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py), each field described.
+_MOMENT = "(RFC 3339, to the millisecond)"
+_MODE = "`teste` (sends go out as the platform's test mode) or `real` (live sends)."
+_PROBLEM = shape(campo=described(STRING, "The field the problem is in (`gatilho`, `passos[0].canal` ...)."),
+                 motivo=described(STRING, "What it lacks to run."))
+_JOURNEY = shape(
+    id=described(STRING, "The journey's id (`jrn_...`)."),
+    nome=described(STRING, "Its name."),
+    ativa=described(BOOLEAN, "Whether it is on: contacts enter it and their steps run."),
+    gatilho=described(NULLABLE_OBJECT, "What enrolls a contact: `{\"tipo\": \"lista\" | \"segmento\" | "
+                                       "\"formulario\" | \"lead\" | \"evento\", ...}`, or null."),
+    passos=described({"type": "array"}, "The steps in order, each with its `id` and `tipo` "
+                                        "(`enviar`, `esperar`, `condicao` or `sair`)."),
+    fuso_horario=described(STRING, "The IANA time zone its quiet hours are read in."),
+    horario_silencioso=described(NULLABLE_OBJECT, "`{\"inicio\": \"HH:MM\", \"fim\": \"HH:MM\"}`: "
+                                                  "sends wait until it ends; null for none."),
+    permite_reentrada=described(BOOLEAN, "Whether a contact who left may enter again."),
+    modo=described(STRING, _MODE),
+    problemas=described({"type": "array", "items": _PROBLEM}, "What it still lacks to be turned on; empty when "
+                                                              "it can run."),
+    ativada_em=described(NULLABLE_STRING, f"When it was last turned on {_MOMENT}, or null."),
+    criado_em=described(STRING, f"When it was created {_MOMENT}."),
+    atualizado_em=described(STRING, f"When it last changed {_MOMENT}."))
+_STEP = shape(
+    ordem=described({"type": "integer"}, "Its place in the enrollment's history, from 1."),
+    passo_id=described(STRING, "The id of the journey step that ran."),
+    tipo=described(STRING, "The step's kind: `enviar`, `esperar`, `condicao` or `sair`."),
+    resultado=described(STRING, "`concluido`, `ignorado` or `falhou`."),
+    motivo=described(NULLABLE_STRING, "Why it was skipped or failed, or null."),
+    detalhes=described(OBJECT, "What the step did (the message sent, the branch taken ...)."),
+    executado_em=described(STRING, f"When it ran {_MOMENT}."))
+_ENROLLMENT = shape(
+    id=described(STRING, "The enrollment's id (`ins_...`)."),
+    contato_id=described(STRING, "The enrolled contact's id."),
+    estado=described(STRING, "Where it stands: `em_andamento`, `aguardando`, `concluida`, `falhou` or `cancelada`."),
+    passo_atual=described(NULLABLE_STRING, "The id of the step due next while it runs or waits, else null."),
+    passos_executados=described({"type": "integer"}, "Steps the contact has been through."),
+    aguardando_ate=described(NULLABLE_STRING, f"While it waits (a wait step or quiet hours), until when {_MOMENT}."),
+    motivo=described(NULLABLE_STRING, "Why it ended, when it ended early."),
+    entrou_em=described(STRING, f"When the contact entered {_MOMENT}."),
+    atualizado_em=described(STRING, f"When it last moved {_MOMENT}."),
+    concluida_em=described(NULLABLE_STRING, f"When it ended {_MOMENT}, or null."),
+    historico=described({"type": "array", "items": _STEP}, "The steps it ran, in order."))
+_CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+           "tem_mais": described(BOOLEAN, "Whether there is a next page.")}
+JOURNEY = reply_of(jornada=described(_JOURNEY, "The journey."))
+JOURNEYS = reply_of(jornadas=described({"type": "array", "items": _JOURNEY}, "The journeys, newest first."), **_CURSOR)
+ENROLLMENTS = reply_of(inscricoes=described({"type": "array", "items": _ENROLLMENT}, "The journey's enrollments."),
+                       **_CURSOR)
 
 
 def contact_journey_view(row: Enrollment, journey: Journey) -> dict[str, Any]:

@@ -16,14 +16,18 @@ from app.crm.gate import tenant_of_path
 from app.crm.lead import service
 from app.crm.lead.schemas import MAX_BODY_BYTES, LeadIn
 from app.http.bodies import parse_body
-from app.http.openapi import NULLABLE_STRING, STRING, answers, reply_of
+from app.http.openapi import NULLABLE_STRING, STRING, answers, described, reply_of
 from app.http.responses import reply
 from app.http.wakeup import poke
 
 bp = Blueprint("crm_internal_leads", url_prefix="/internal/v1/tenants/<tenant:slug>")
 
-LEAD = reply_of(contact_id=STRING, created={"type": "boolean"}, duplicate={"type": "boolean"},
-                list_id=NULLABLE_STRING, list_error=NULLABLE_STRING)
+LEAD = reply_of(
+    contact_id=described(STRING, "The contact the lead was recorded on (`ctt_...`)."),
+    created=described({"type": "boolean"}, "Whether the contact was created by it."),
+    duplicate=described({"type": "boolean"}, "Whether this submission id was recorded before (nothing changed)."),
+    list_id=described(NULLABLE_STRING, "The list of `list_slug` the contact is a member of now; null without it."),
+    list_error=described(NULLABLE_STRING, "Why the contact is not in that list (no list of that slug), else null."))
 
 
 @bp.post("/leads", ctx_auth="service", ctx_body=LeadIn, ctx_errors=(409, 422), ctx_responses=answers({200: LEAD}))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, reply_of
+from app.http.openapi import NULLABLE_STRING, described, reply_of
 from kit.timestamps import iso
 from models.crm import RetentionPolicy
 
@@ -16,5 +16,8 @@ def retention_view(row: RetentionPolicy | None) -> dict[str, Any]:
             "ultima_execucao_em": iso(row.last_run_at, "milliseconds")}
 
 
-RETENTION = reply_of(dias={"type": ["integer", "null"]}, atualizada_em=NULLABLE_STRING,
-                     ultima_execucao_em=NULLABLE_STRING)
+RETENTION = reply_of(
+    dias=described({"type": ["integer", "null"]}, "Contacts created more than this many days ago are anonymized; "
+                                                  "null: retention is off."),
+    atualizada_em=described(NULLABLE_STRING, "When the policy last changed (RFC 3339, to the millisecond), or null."),
+    ultima_execucao_em=described(NULLABLE_STRING, "When it last ran (RFC 3339, to the millisecond), or null."))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.crm.segment.service import Reach
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from kit.timestamps import iso
 from models.crm import Segment
 
@@ -19,8 +19,16 @@ def reach_view(found: Reach) -> dict[str, Any]:
     return {"alcance": found.count, "amostra": found.sample}
 
 
-_SEGMENT = shape(id=STRING, nome=STRING, regras={"type": "object"}, criado_em=STRING, atualizado_em=STRING)
-SEGMENT = reply_of(segmento=_SEGMENT)
-SEGMENTS = reply_of(segmentos={"type": "array", "items": _SEGMENT}, proximo_cursor=NULLABLE_STRING,
-                    tem_mais={"type": "boolean"})
-REACH = reply_of(alcance={"type": "integer"}, amostra={"type": "array", "items": STRING})
+_MOMENT = "(RFC 3339, to the millisecond)"
+_CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+           "tem_mais": described({"type": "boolean"}, "Whether there is a next page.")}
+_SEGMENT = shape(
+    id=described(STRING, "The segment's id (`seg_...`)."),
+    nome=described(STRING, "Its name."),
+    regras=described({"type": "object"}, "The rule tree that selects its contacts (docs/crm.md, \"Segments\")."),
+    criado_em=described(STRING, f"When it was created {_MOMENT}."),
+    atualizado_em=described(STRING, f"When it last changed {_MOMENT}."))
+SEGMENT = reply_of(segmento=described(_SEGMENT, "The segment."))
+SEGMENTS = reply_of(segmentos=described({"type": "array", "items": _SEGMENT}, "The segments, newest first."), **_CURSOR)
+REACH = reply_of(alcance=described({"type": "integer"}, "How many contacts the rules select now."),
+                 amostra=described({"type": "array", "items": STRING}, "The ids of the newest ten of them."))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import STRING, reply_of, shape
+from app.http.openapi import STRING, described, reply_of, shape
 
 INTEGER = {"type": "integer"}
 
@@ -20,12 +20,28 @@ def usage_view(period: str, local: dict[str, int], available: bool, core: dict[s
     return answer
 
 
+_MONTH = "in the month"
 USAGE = reply_of(
-    periodo=STRING,
-    local=shape(contatos=INTEGER, contatos_criados=INTEGER, listas=INTEGER, segmentos=INTEGER, jornadas=INTEGER,
-                destinos=INTEGER, integracoes=INTEGER, entregas=INTEGER, entregas_falhas=INTEGER),
-    core_disponivel={"type": "boolean"},
-    core={"oneOf": [{"type": "null"},
-                    shape(cota_mensal={"type": ["integer", "null"]}, plano=STRING, emails_enviados=INTEGER,
-                          sms_enviados=INTEGER, push_enviados=INTEGER, chamadas_api=INTEGER,
-                          atualizado_em={"type": ["string", "null"]})]})
+    periodo=described(STRING, "The month counted (`YYYY-MM`)."),
+    local=described(shape(
+        contatos=described(INTEGER, "Contacts the account has now."),
+        contatos_criados=described(INTEGER, f"Contacts created {_MONTH}."),
+        listas=described(INTEGER, "Lists it has now."),
+        segmentos=described(INTEGER, "Segments it has now."),
+        jornadas=described(INTEGER, "Journeys it has now."),
+        destinos=described(INTEGER, "Destinations it has now."),
+        integracoes=described(INTEGER, "Conversion integrations it has now."),
+        entregas=described(INTEGER, f"Destination and conversion deliveries queued {_MONTH}."),
+        entregas_falhas=described(INTEGER, "Those of them that failed for good.")),
+        "Counts from the CRM's own database."),
+    core_disponivel=described({"type": "boolean"}, "Whether the platform answered; when false `core` is null."),
+    core=described({"oneOf": [{"type": "null"}, shape(
+        cota_mensal=described({"type": ["integer", "null"]},
+                              "The account's monthly message quota, or null for no limit."),
+        plano=described(STRING, "The account's plan."),
+        emails_enviados=described(INTEGER, f"E-mails sent {_MONTH}."),
+        sms_enviados=described(INTEGER, f"SMS sent {_MONTH}."),
+        push_enviados=described(INTEGER, f"Push notifications sent {_MONTH}."),
+        chamadas_api=described(INTEGER, f"API calls made {_MONTH}."),
+        atualizado_em=described({"type": ["string", "null"]}, "When the counters last changed (RFC 3339), or null."))]},
+        "The platform's quota and counters for the month, or null when it did not answer."))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from sanic import Blueprint, HTTPResponse, Request, Sanic
 
 from app.http.bodies import parse_body
-from app.http.openapi import STRING, answers, reply_of, shape
+from app.http.openapi import STRING, answers, described, reply_of, shape
 from app.http.responses import reply
 from app.pages.ai import service
 from app.pages.ai.schemas import GenerationRequest, generated_page
@@ -26,8 +26,10 @@ async def close_ai_provider(app: Sanic) -> None:
     if provider is not None:
         await provider.aclose()
 
-GENERATED = reply_of(Pagina=shape(Title=STRING, Blocks={"type": "array", "items": {"type": "object"}},
-                                  Seo={"type": "object"}))
+GENERATED = reply_of(Pagina=described(shape(
+    Title=described(STRING, "A title for the page."),
+    Blocks=described({"type": "array", "items": {"type": "object"}}, "Its blocks, as `POST /v1/paginas` takes them."),
+    Seo=described({"type": "object"}, "Its SEO, as `POST /v1/paginas` takes it.")), "The page drafted (not saved)."))
 
 
 @bp.post("/ia/gerar-pagina", ctx_scope="pages:write", ctx_body=GenerationRequest, ctx_errors=(502, 503),

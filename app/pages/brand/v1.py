@@ -9,7 +9,7 @@ from __future__ import annotations
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.bodies import parse_body
-from app.http.openapi import NULLABLE_STRING, answers, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, answers, described, reply_of, shape
 from app.http.responses import reply
 from app.pages import db
 from app.pages.brand.schemas import BrandPut
@@ -18,9 +18,12 @@ from models.pages import Brand
 
 bp = Blueprint("v1_brand", url_prefix="/v1")
 
-BRAND_ELEMENTS = shape(LogoUrl=NULLABLE_STRING, PrimaryColor=NULLABLE_STRING, SecondaryColor=NULLABLE_STRING,
-                       Font=NULLABLE_STRING)
-BRAND = reply_of(Marca=BRAND_ELEMENTS)
+BRAND_ELEMENTS = shape(
+    LogoUrl=described(NULLABLE_STRING, "The logo's URL, or null when not set."),
+    PrimaryColor=described(NULLABLE_STRING, "The primary color (`#rrggbb`), or null."),
+    SecondaryColor=described(NULLABLE_STRING, "The secondary color (`#rrggbb`), or null."),
+    Font=described(NULLABLE_STRING, "The font's name, or null."))
+BRAND = reply_of(Marca=described(BRAND_ELEMENTS, "The account's brand."))
 
 
 def brand_view(brand: Brand | None) -> dict:

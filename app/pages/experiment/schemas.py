@@ -48,8 +48,11 @@ class AutoStop(Body):
 
 class VariantDelta(Body):
     variant_id: Id
+    """The variant (`var_...`); one not of the page's running experiment is skipped."""
     views: int = Field(default=0, ge=0, le=1_000_000)
+    """Views to add (0 to 1000000)."""
     conversions: int = Field(default=0, ge=0, le=1_000_000)
+    """Conversions to add (0 to 1000000); a delta counts at least one view or conversion."""
 
     @model_validator(mode="after")
     def _something(self) -> VariantDelta:
@@ -63,3 +66,4 @@ class ExperimentEvents(Body):
         "Deltas": [{"VariantId": "var_8f14e45fceea167a5a36dedd", "Views": 120, "Conversions": 7}],
     })
     deltas: list[VariantDelta] = Field(min_length=1, max_length=MAX_VARIANTS)
+    """Per-variant deltas (1 to 10); several for one variant are added together."""

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from app.http.responses import iso
 from models.pages import Experiment, Variant
 
 NULLABLE_TIME = {"type": ["string", "null"], "format": "date-time"}
-VARIANT_SHAPE = shape(Id=STRING, Name=STRING, Weight={"type": "integer"},
-                      Blocks={"type": "array", "items": {"type": "object"}}, Views={"type": "integer"},
-                      Conversions={"type": "integer"}, ConversionRate={"type": "number"}, CreatedAt=TIMESTAMP)
-EXPERIMENT_SHAPE = shape(Id=NULLABLE_STRING, Status=NULLABLE_STRING,
-                         Variantes={"type": "array", "items": VARIANT_SHAPE},
-                         AutoStop={"type": ["object", "null"]}, WinnerId=NULLABLE_STRING, StartedAt=NULLABLE_TIME,
-                         ConcludedAt=NULLABLE_TIME)
-EXPERIMENT = reply_of(Experimento=EXPERIMENT_SHAPE)
-VARIANT = reply_of(Variante=VARIANT_SHAPE)
-VARIANTS = reply_of(Variantes={"type": "array", "items": VARIANT_SHAPE})
+VARIANT_SHAPE = shape(
+    Id=described(STRING, "The variant's id (`var_...`)."),
+    Name=described(STRING, "Its name."),
+    Weight=described({"type": "integer"}, "Its share of visitors, 0 to 100 (the weights sum to 100)."),
+    Blocks=described({"type": "array", "items": {"type": "object"}}, "Its content blocks, as a page's."),
+    Views=described({"type": "integer"}, "Views counted (summed from the runtime's flushes)."),
+    Conversions=described({"type": "integer"}, "Conversions counted."),
+    ConversionRate=described({"type": "number"}, "Conversions / views (6 decimals), 0 without views."),
+    CreatedAt=described(TIMESTAMP, "When it was created (RFC 3339)."))
+_VARIANTS = described({"type": "array", "items": VARIANT_SHAPE}, "Its variants, in creation order.")
+EXPERIMENT_SHAPE = shape(
+    Id=described(NULLABLE_STRING, "The experiment's id (`exp_...`); null when the page has none."),
+    Status=described(NULLABLE_STRING, "`rascunho`, `rodando` or `concluido`; null when none."),
+    Variantes=_VARIANTS,
+    AutoStop=described({"type": ["object", "null"]}, "The auto-stop rule (`Enabled`, `MinViewsPerVariant`, "
+                                                     "`Confidence`), or null when never set."),
+    WinnerId=described(NULLABLE_STRING, "The promoted variant's id once concluded, else null."),
+    StartedAt=described(NULLABLE_TIME, "When it started (RFC 3339), or null."),
+    ConcludedAt=described(NULLABLE_TIME, "When it concluded (RFC 3339), or null."))
+EXPERIMENT = reply_of(Experimento=described(EXPERIMENT_SHAPE, "The page's current (or last) experiment."))
+VARIANT = reply_of(Variante=described(VARIANT_SHAPE, "The variant."))
+VARIANTS = reply_of(Variantes=_VARIANTS)
 
 
 def variant_view(row: Variant) -> dict:

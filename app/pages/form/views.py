@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from app.http.responses import iso
 from models.pages import Form
 
-FORM_SHAPE = shape(Id=STRING, Name=STRING, Fields={"type": "array", "items": {"type": "object"}},
-                   Consent={"type": ["object", "null"]}, Destination={"type": "object"}, SuccessMessage=STRING,
-                   RedirectUrl=NULLABLE_STRING, CreatedAt=TIMESTAMP)
-FORM = reply_of(Formulario=FORM_SHAPE)
-FORMS = reply_of(Formularios={"type": "array", "items": FORM_SHAPE}, NextCursor=NULLABLE_STRING,
-                 HasMore={"type": "boolean"})
-INTERNAL_FORM = reply_of(Formulario=dict(FORM_SHAPE, required=FORM_SHAPE["required"] + ["TenantId", "Dominios"],
-                                         properties={**FORM_SHAPE["properties"], "TenantId": STRING,
-                                                     "Dominios": {"type": "array", "items": STRING}}))
+FORM_SHAPE = shape(
+    Id=described(STRING, "The form's id (`frm_...`)."),
+    Name=described(STRING, "Its name."),
+    Fields=described({"type": "array", "items": {"type": "object"}},
+                     "Its fields, in order: `Name`, `Label`, `Type`, `Required`, `MaxLength`, `Pattern`, `Options`."),
+    Consent=described({"type": ["object", "null"]}, "Its consent checkbox (`Text`, `Required`), or null."),
+    Destination=described({"type": "object"}, "Where a submission goes besides the CRM: `CrmList` (a list's slug) "
+                                               "and `NotifyEmail`, each when set."),
+    SuccessMessage=described(STRING, "The message shown after a submission."),
+    RedirectUrl=described(NULLABLE_STRING, "Where the visitor is sent after a submission instead, or null."),
+    CreatedAt=described(TIMESTAMP, "When it was created (RFC 3339)."))
+FORM = reply_of(Formulario=described(FORM_SHAPE, "The form."))
+FORMS = reply_of(Formularios=described({"type": "array", "items": FORM_SHAPE}, "The forms, newest first."),
+                 NextCursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+                 HasMore=described({"type": "boolean"}, "Whether there is a next page."))
+INTERNAL_FORM = reply_of(Formulario=described(dict(
+    FORM_SHAPE, required=FORM_SHAPE["required"] + ["TenantId", "Dominios"],
+    properties={**FORM_SHAPE["properties"], "TenantId": described(STRING, "The account the form belongs to."),
+                "Dominios": described({"type": "array", "items": STRING},
+                                      "The account's verified custom domains (the origins its form route accepts).")}),
+    "The form, with its account."))
 
 
 def form_view(form: Form) -> dict:

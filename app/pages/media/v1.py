@@ -18,8 +18,8 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import Body, parse_body
-from app.http.openapi import (BINARY, NO_CONTENT, NULLABLE_STRING, STRING, TIMESTAMP, Schema, answers, fields,
-                              reply_of, shape)
+from app.http.openapi import (BINARY, NO_CONTENT, NULLABLE_STRING, STRING, TIMESTAMP, Schema, answers,
+                              described, fields, reply_of, shape)
 from app.http.paging import KeysetPage
 from app.http.responses import iso, no_content, reply
 from app.pages import db
@@ -29,11 +29,21 @@ from models.pages import Media
 
 bp = Blueprint("v1_media", url_prefix="/v1")
 
-MEDIA_SHAPE = shape(Id=STRING, ContentType=STRING, Size={"type": "integer"}, Sha256=STRING, Filename=STRING,
-                    SourceUrl=NULLABLE_STRING, Url=STRING, CreatedAt=TIMESTAMP)
-MEDIA = reply_of(Midia=MEDIA_SHAPE)
-MEDIAS = reply_of(Midias={"type": "array", "items": MEDIA_SHAPE}, NextCursor=NULLABLE_STRING,
-                  HasMore={"type": "boolean"})
+MEDIA_SHAPE = shape(
+    Id=described(STRING, "The image's id (`mid_...`)."),
+    ContentType=described(STRING, "Its type, read from its bytes: `image/png`, `image/jpeg`, `image/gif` or "
+                                  "`image/webp`."),
+    Size=described({"type": "integer"}, "Its size in bytes (at most 5 MiB)."),
+    Sha256=described(STRING, "The SHA-256 of its bytes, in hex (one image per content and account)."),
+    Filename=described(STRING, "The uploaded file's name, or `\"\"` (an import)."),
+    SourceUrl=described(NULLABLE_STRING, "The URL it was imported from, or null (an upload)."),
+    Url=described(STRING, "Where it is served, public: `/v1/public/midias/<id>`."),
+    CreatedAt=described(TIMESTAMP, "When it was stored (RFC 3339)."))
+MEDIA = reply_of(Midia=described(MEDIA_SHAPE, "The image."))
+MEDIAS = reply_of(Midias=described({"type": "array", "items": MEDIA_SHAPE}, "The images, newest first."),
+                  NextCursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+                  HasMore=described({"type": "boolean"}, "Whether there is a next page."))
+_FILE = described(BINARY, "The image: PNG, JPEG, GIF or WebP, at most 5 MiB.")
 IMAGE = Schema({"type": "string", "format": "binary"}, ("image/png", "image/jpeg", "image/gif", "image/webp"))
 
 
@@ -63,7 +73,7 @@ async def list_media(request: Request) -> HTTPResponse:
 
 # The body is multipart/form-data (field ``arquivo``), described by ctx_multipart (docs/openapi.md).
 @bp.post("/midias", ctx_scope="pages:write", ctx_errors=(400, 413, 415, 422),
-         ctx_multipart=fields(arquivo=BINARY), ctx_multipart_required=("arquivo",),
+         ctx_multipart=fields(arquivo=_FILE), ctx_multipart_required=("arquivo",),
          ctx_responses=answers({200: MEDIA, 201: MEDIA}))
 async def upload_media(request: Request) -> HTTPResponse:
     """Uploads an image (multipart field ``arquivo``); a duplicate answers the existing one."""

@@ -25,7 +25,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import parse_body
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, answers, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, answers, described, reply_of, shape
 from app.http.responses import iso, reply
 from app.pages import db, validation
 from app.pages.brand.v1 import BRAND_ELEMENTS, brand_view
@@ -49,11 +49,26 @@ log = logging.getLogger("herald.pages")
 bp = Blueprint("internal_pages", url_prefix="/internal/v1")
 
 OBJECTS = {"type": "array", "items": {"type": "object"}}
-PUBLISHED_PAGE = reply_of(Pagina=shape(
-    Id=STRING, TenantId=STRING, Domain=STRING, Slug=STRING, Title=STRING, Blocks=OBJECTS, Seo={"type": "object"},
-    Version={"type": "integer"}, PublishedAt=TIMESTAMP, VariantId=NULLABLE_STRING,
-    Experiment={"type": ["object", "null"]}, Destinos=OBJECTS, Brand=BRAND_ELEMENTS))
-PUBLISHED_LIST = reply_of(Paginas={"type": "array", "items": shape(Slug=STRING, PublishedAt=TIMESTAMP)})
+PUBLISHED_PAGE = reply_of(Pagina=described(shape(
+    Id=described(STRING, "The page's id."),
+    TenantId=described(STRING, "The account it belongs to."),
+    Domain=described(STRING, "The host it is served on."),
+    Slug=described(STRING, "Its path, as published."),
+    Title=described(STRING, "Its title, as published."),
+    Blocks=described(OBJECTS, "The blocks to render: the live version's, or the visitor's variant's."),
+    Seo=described({"type": "object"}, "The live version's SEO."),
+    Version=described({"type": "integer"}, "The number of the live version."),
+    PublishedAt=described(TIMESTAMP, "When the live version was published (RFC 3339)."),
+    VariantId=described(NULLABLE_STRING, "The visitor's variant in the running experiment, or null (no experiment "
+                                         "or no `visitante`)."),
+    Experiment=described({"type": ["object", "null"]}, "The running experiment (`Id`, `Variantes` with `Id` and "
+                                                       "`Weight`), or null."),
+    Destinos=described(OBJECTS, "The page's routing destinations (`Id`, `Url`, `Weight`, `Rules`, `Clicks`)."),
+    Brand=described(BRAND_ELEMENTS, "The account's brand elements.")), "The published page."))
+PUBLISHED_LIST = reply_of(Paginas=described({"type": "array", "items": shape(
+    Slug=described(STRING, "The page's path."),
+    PublishedAt=described(TIMESTAMP, "When its live version was published (RFC 3339)."))},
+    "The host's published pages, by slug (for the sitemap)."))
 TLS_CACHE_SECONDS = 1.0
 TLS_CACHE_ENTRIES = 10_000
 

@@ -52,8 +52,11 @@ class RedirectPatch(Body):
 
 class RedirectDelta(Body):
     redirect_id: Annotated[str, Field(min_length=1, max_length=40)]
+    """The redirect (`rdr_...`); an unknown one is skipped."""
     count: int = Field(ge=1, le=1_000_000)
+    """Clicks to add (1 to 1000000)."""
 
 
 class RedirectClicks(Body):
     deltas: list[RedirectDelta] = Field(min_length=1, max_length=MAX_DELTAS)
+    """Per-redirect deltas (1 to 500); several for one redirect are added together."""

@@ -65,8 +65,11 @@ class RoutingPut(Body):
 
 class ClickDelta(Body):
     destination_id: Annotated[str, Field(min_length=1, max_length=40)]
+    """The destination (`dst_...`); one not (or no longer) of the page is skipped."""
     count: int = Field(ge=1, le=1_000_000)
+    """Clicks to add (1 to 1000000)."""
 
 
 class PageClicks(Body):
     deltas: list[ClickDelta] = Field(min_length=1, max_length=MAX_DESTINATIONS)
+    """Per-destination deltas (1 to 20); several for one destination are added together."""

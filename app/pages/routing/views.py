@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from app.http.openapi import STRING, reply_of, shape
+from app.http.openapi import STRING, described, reply_of, shape
 from models.pages import Destination, Page
 
-DESTINATION_SHAPE = shape(Id=STRING, Url=STRING, Weight={"type": "integer"}, Rules={"type": "object"},
-                          Clicks={"type": "integer"})
-ROUTING_SHAPE = shape(PaginaId=STRING, Destinos={"type": "array", "items": DESTINATION_SHAPE})
-ROUTING = reply_of(Roteamento=ROUTING_SHAPE)
-CLICKS = reply_of(PaginaId=STRING, Total={"type": "integer"},
-                  Destinos={"type": "array", "items": shape(Id=STRING, Url=STRING, Clicks={"type": "integer"})})
-COUNTED = reply_of(Counted={"type": "integer"})
+_ID = described(STRING, "The destination's id (`dst_...`).")
+_URL = described(STRING, "Where the visitor is sent.")
+_CLICKS = described({"type": "integer"}, "Clicks counted (summed from the runtime's flushes).")
+DESTINATION_SHAPE = shape(
+    Id=_ID, Url=_URL,
+    Weight=described({"type": "integer"}, "Its share among the destinations that match, 0 to 100."),
+    Rules=described({"type": "object"}, "Which visitors it is for (`Countries`, `Devices`, `Hours`); empty: all."),
+    Clicks=_CLICKS)
+_PAGE_ID = described(STRING, "The page's id.")
+ROUTING_SHAPE = shape(PaginaId=_PAGE_ID, Destinos=described({"type": "array", "items": DESTINATION_SHAPE},
+                                                            "Its destinations, in order."))
+ROUTING = reply_of(Roteamento=described(ROUTING_SHAPE, "The page's routing."))
+CLICKS = reply_of(PaginaId=_PAGE_ID, Total=described({"type": "integer"}, "The clicks of every destination."),
+                  Destinos=described({"type": "array", "items": shape(Id=_ID, Url=_URL, Clicks=_CLICKS)},
+                                     "Clicks per destination."))
+COUNTED = reply_of(Counted=described({"type": "integer"}, "How many of the deltas' targets were counted (unknown "
+                                                          "ones are skipped)."))
 
 
 def destination_view(row: Destination) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 from app.runtime.analytics.service import LIVE_WINDOW, Window
 from kit.timestamps import iso
 
@@ -75,23 +75,76 @@ def session_view(session: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"Session": session, "Events": [event_view(row) for row in rows]}
 
 
-# The answers' shapes, for the OpenAPI document (app/http/openapi.py).
-_WINDOW = dict(De=STRING, Ate=STRING)
-OVERVIEW = reply_of(Overview=shape(**_WINDOW, Pagina=NULLABLE_STRING, Pageviews=_INT, Sessions=_INT, Clicks=_INT,
-                                   Scrolls=_INT, CustomEvents=_INT, Events=_INT,
-                                   Days={"type": "array", "items": shape(Day=STRING, Pageviews=_INT, Sessions=_INT,
-                                                                         Clicks=_INT)}))
-BREAKDOWN = reply_of(Breakdown=shape(**_WINDOW, Dimensao=STRING, Pagina=NULLABLE_STRING, Items={
-    "type": "array", "items": shape(Value=STRING, Pageviews=_INT, Sessions=_INT, Clicks=_INT, Events=_INT)}))
-_EVENT = shape(Type=STRING, Page=STRING, Session=STRING, Variant=STRING, X=_NULL_NUM, Y=_NULL_NUM, Depth=_NULL_INT,
-               Name=STRING, Props={"type": "object"}, Source=STRING, Device=STRING, Browser=STRING,
-               Country=NULLABLE_STRING, At=STRING)
-EVENTS = reply_of(Events={"type": "array", "items": _EVENT})
-HEATMAP = reply_of(Heatmap=shape(Pagina=STRING, Lado=NULLABLE_STRING, TotalClicks=_INT,
-                                 Clicks={"type": "array", "items": shape(X=_INT, Y=_INT, Count=_INT)},
-                                 Scroll={"type": "array", "items": shape(Depth=_INT, Count=_INT)}))
-LIVE = reply_of(Live=shape(WindowSeconds=_INT, Sessions=_INT, Pageviews=_INT,
-                           Pages={"type": "array", "items": shape(Page=STRING, Sessions=_INT)}))
-QUALITY = reply_of(TrafficQuality=shape(**_WINDOW, Human=_INT, Filtered=_INT, Reasons={
-    "type": "array", "items": shape(Class=STRING, Reason=STRING, Events=_INT)}))
-SESSION = reply_of(Session=STRING, Events={"type": "array", "items": _EVENT})
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py), each field described (docs/runtime.md).
+# Human traffic only, but in TrafficQuality; sums come from the hourly rollups and heat cells.
+_TIME = "(RFC 3339)"
+_WINDOW = dict(De=described(STRING, f"The window's start {_TIME}."),
+               Ate=described(STRING, f"The window's end, excluded {_TIME}."))
+_PAGE_FILTER = described(NULLABLE_STRING, "The page the figures are for (`pagina`), or null for every page.")
+_PAGEVIEWS = described(_INT, "Page views.")
+_SESSIONS = described(_INT, "Sessions (visits), summed over the hours.")
+_CLICKS = described(_INT, "Clicks.")
+_EVENTS = described(_INT, "Events of every type.")
+OVERVIEW = reply_of(Overview=described(shape(
+    **_WINDOW, Pagina=_PAGE_FILTER, Pageviews=_PAGEVIEWS, Sessions=_SESSIONS, Clicks=_CLICKS,
+    Scrolls=described(_INT, "Scroll events."), CustomEvents=described(_INT, "Custom events (`herald.track`)."),
+    Events=_EVENTS,
+    Days=described({"type": "array", "items": shape(Day=described(STRING, "The UTC day (`YYYY-MM-DD`)."),
+                                                    Pageviews=_PAGEVIEWS, Sessions=_SESSIONS, Clicks=_CLICKS)},
+                   "The same figures per UTC day with traffic, oldest first.")), "The window's totals."))
+BREAKDOWN = reply_of(Breakdown=described(shape(
+    **_WINDOW,
+    Dimensao=described(STRING, "What the figures are split by: `source`, `device`, `browser`, `country`, "
+                               "`variant` or `page`."),
+    Pagina=_PAGE_FILTER,
+    Items=described({"type": "array", "items": shape(
+        Value=described(STRING, "The dimension's value (a referrer host, `direct`, `mobile`, `BR` ...)."),
+        Pageviews=_PAGEVIEWS, Sessions=_SESSIONS, Clicks=_CLICKS, Events=_EVENTS)},
+        "The top 50 values, most page views first.")), "The window's figures split by one dimension."))
+_EVENT = shape(
+    Type=described(STRING, "`pageview`, `click`, `scroll` or `custom`."),
+    Page=described(STRING, "The page's name as the pixel sent it (`data-page`, else the URL path)."),
+    Session=described(STRING, "The visit's id."),
+    Variant=described(STRING, "The A/B side the page reported, or `\"\"`."),
+    X=described(_NULL_NUM, "A click's position, in percent of the page's width; else null."),
+    Y=described(_NULL_NUM, "A click's position, in percent of the page's height; else null."),
+    Depth=described(_NULL_INT, "A scroll's depth, in percent of the page reached; else null."),
+    Name=described(STRING, "A custom event's name, else `\"\"`."),
+    Props=described({"type": "object"}, "A custom event's properties."),
+    Source=described(STRING, "The referrer's host (`www.` dropped), `direct` or `internal`."),
+    Device=described(STRING, "`desktop`, `mobile` or `tablet`, from the user agent."),
+    Browser=described(STRING, "The browser's family, from the user agent."),
+    Country=described(NULLABLE_STRING, "The visitor's country (ISO 3166 alpha-2) from the CDN's header, or null."),
+    At=described(STRING, "When it was received (RFC 3339, to the millisecond)."))
+EVENTS = reply_of(Events=described({"type": "array", "items": _EVENT}, "The latest human events, newest first."))
+_COUNT = described(_INT, "Events in the cell.")
+HEATMAP = reply_of(Heatmap=described(shape(
+    Pagina=described(STRING, "The page (`pagina`)."),
+    Lado=described(NULLABLE_STRING, "The A/B side (`lado`), or null for every side summed."),
+    TotalClicks=described(_INT, "The clicks of every cell."),
+    Clicks=described({"type": "array", "items": shape(
+        X=described(_INT, "The cell's column, in whole percents of the page's width."),
+        Y=described(_INT, "The cell's row, in whole percents of the page's height."), Count=_COUNT)},
+        "Click cells, most clicked first."),
+    Scroll=described({"type": "array", "items": shape(
+        Depth=described(_INT, "A depth reached, in percent (steps of 10)."), Count=_COUNT)},
+        "How many scroll events reached each depth, shallowest first.")), "The page's click and scroll cells."))
+LIVE = reply_of(Live=described(shape(
+    WindowSeconds=described(_INT, "The window counted: the last this many seconds."),
+    Sessions=described(_INT, "Distinct sessions seen in it."),
+    Pageviews=_PAGEVIEWS,
+    Pages=described({"type": "array", "items": shape(Page=described(STRING, "The page."),
+                                                     Sessions=described(_INT, "Distinct sessions on it."))},
+                    "The 20 pages with most sessions.")), "Human traffic of the last minutes."))
+QUALITY = reply_of(TrafficQuality=described(shape(
+    **_WINDOW,
+    Human=described(_INT, "Events kept as human traffic."),
+    Filtered=described(_INT, "Events filtered out."),
+    Reasons=described({"type": "array", "items": shape(
+        Class=described(STRING, "`bot`, `hosting` or `refused`."),
+        Reason=described(STRING, "Why (`ua:googlebot`, `asn:16509`, `credential` ...)."),
+        Events=described(_INT, "Events filtered for it."))}, "What was filtered and why, most first.")),
+    "The window's traffic, human and filtered."))
+SESSION = reply_of(Session=described(STRING, "The visit's id."),
+                   Events=described({"type": "array", "items": _EVENT}, "Its events, oldest first (1000 at most); "
+                                                                        "empty for another account's session."))

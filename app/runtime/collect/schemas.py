@@ -25,23 +25,38 @@ PropValue = Union[str, int, float, bool, None]
 
 class CollectEvent(Body):
     type: Literal["pageview", "click", "scroll", "custom"]
+    """`pageview`, `click` (with `X`, `Y`), `scroll` (with `Depth`) or `custom` (with `Name`, `Props`)."""
     url: str = Field(min_length=1, max_length=2048)
+    """The page's URL: its host must be the pixel's site or a subdomain of it (else the event is dropped)."""
     page: str = Field("", max_length=512)
+    """The page's name in the reports (`data-page`); the URL's path when empty."""
     variant: str = Field("", max_length=40)
+    """The A/B side the page shows (`data-variant`), or empty."""
     referrer: str = Field("", max_length=2048)
+    """The referrer's URL (a page view's), or empty."""
     time: int | None = Field(None, ge=0, le=2**53)
+    """When it happened in the browser, in epoch milliseconds; the receive time is kept when it is off by a day."""
     width: int | None = Field(None, ge=0, le=100_000)
+    """The viewport's width in pixels."""
     new: bool = False
+    """Whether this page view starts a new session."""
     x: float | None = Field(None, ge=0, le=100)
+    """A click's position, in percent of the page's width."""
     y: float | None = Field(None, ge=0, le=100)
+    """A click's position, in percent of the page's height."""
     depth: int | None = Field(None, ge=0, le=100)
+    """A scroll's depth, in percent of the page reached."""
     name: str = Field("", max_length=100)
+    """A custom event's name."""
     props: dict[str, PropValue] = Field(default_factory=dict, max_length=20)
+    """A custom event's properties: at most 20, each a string, number, boolean or null."""
 
 
 class CollectBatch(Body):
     session: str = Field(pattern=SESSION)
+    """The visit's id, chosen by the client: 8 to 40 of `A-Z a-z 0-9 _ -`, random, never a person's identifier."""
     events: list[CollectEvent] = Field(min_length=1, max_length=MAX_EVENTS)
+    """The events (1 to 50)."""
 
 
 def parse_collect(request: Request) -> CollectBatch:
@@ -71,11 +86,15 @@ def read_collect(raw: bytes) -> CollectBatch | None:
 REPLAY_SCHEMA = {
     "type": "object", "required": ["Session", "Events"], "additionalProperties": False,
     "properties": {
-        "Session": {"type": "string", "pattern": SESSION},
-        "Page": {"type": "string", "maxLength": 512},
+        "Session": {"type": "string", "pattern": SESSION,
+                    "description": "The visit's id, as `/collect` takes it (its events and recording are tied by it)."},
+        "Page": {"type": "string", "maxLength": 512, "description": "The page's name in the reports."},
         "Events": {"type": "array", "minItems": 1, "maxItems": MAX_REPLAY_EVENTS,
+                   "description": "rrweb events (1 to 2000), kept as they are.",
                    "items": {"type": "object", "required": ["type", "timestamp"],
-                             "properties": {"type": {"type": "integer"}, "timestamp": {"type": "integer"}}}},
+                             "properties": {"type": {"type": "integer", "description": "The rrweb event's type."},
+                                            "timestamp": {"type": "integer",
+                                                          "description": "When it happened, in epoch milliseconds."}}}},
     },
 }
 

@@ -21,7 +21,8 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import load_json, validate as validate_body
-from app.http.openapi import HTML, NO_CONTENT, REDIRECT, Schema, answers, reply_of, shape, STRING, NULLABLE_STRING
+from app.http.openapi import (HTML, NO_CONTENT, NULLABLE_STRING, REDIRECT, STRING, Schema, answers, described, reply_of,
+                              shape)
 from app.http.responses import reply
 from app.http.wakeup import poke
 from app.runtime.db import transaction
@@ -39,11 +40,19 @@ bp = Blueprint("forms_public")
 
 PREFLIGHT_MAX_AGE = 3600
 FORM_BYTES = 64 * 1024
-SUBMISSION = reply_of(Submission=shape(Id=STRING, Source=STRING, FormId=NULLABLE_STRING, PageId=NULLABLE_STRING,
-                                       Status=STRING, ContactId=NULLABLE_STRING, CreatedAt=STRING))
-FORM_BODY = Schema({"type": "object", "properties": {"Fields": {"type": "object"}, "Consent": {"type": "boolean"},
-                                                     "Page": {"type": "string"}}, "required": ["Fields"]},
-                   ("application/json", "application/x-www-form-urlencoded"))
+SUBMISSION = reply_of(Submission=described(shape(
+    Id=described(STRING, "The submission's id (`sub_...`)."),
+    Source=described(STRING, "`form` (a form post) or `lead` (`POST /v1/leads`)."),
+    FormId=described(NULLABLE_STRING, "The form it was made with, or null."),
+    PageId=described(NULLABLE_STRING, "The published page it was posted from, or null."),
+    Status=described(STRING, "`pending` until it reaches the CRM, then `forwarded`."),
+    ContactId=described(NULLABLE_STRING, "The CRM contact it made, once forwarded; else null."),
+    CreatedAt=described(STRING, "When it was received (RFC 3339).")), "The submission stored."))
+FORM_BODY = Schema({"type": "object", "properties": {
+    "Fields": described({"type": "object"}, "The form's values by field name, checked against the form's fields."),
+    "Consent": described({"type": "boolean"}, "The person's consent, when the form asks for it."),
+    "Page": described({"type": "string"}, "Where it was sent from (informative).")}, "required": ["Fields"]},
+    ("application/json", "application/x-www-form-urlencoded"))
 POST_ANSWERS = answers({200: HTML, 201: SUBMISSION, 303: REDIRECT, 400: HTML, 404: HTML, 422: HTML})
 POST_ERRORS = (400, 404, 413, 422, 429, 503)
 

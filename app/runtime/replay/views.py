@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import STRING, reply_of, shape
+from app.http.openapi import STRING, described, reply_of, shape
 from kit.timestamps import iso
 from models.runtime.replay import ReplaySession
 
@@ -17,8 +17,23 @@ def session_view(row: ReplaySession) -> dict[str, Any]:
             "Events": row.events, "Batches": row.chunks, "Bytes": row.bytes}
 
 
-_SESSION = shape(Id=STRING, PixelId=STRING, Page=STRING, StartedAt=STRING, LastAt=STRING, Events=_INT, Batches=_INT,
-                 Bytes=_INT)
-SESSIONS = reply_of(Sessions={"type": "array", "items": _SESSION}, NextCursor=_INT, HasMore=_BOOL)
-EVENTS = reply_of(Session=STRING, Events={"type": "array", "items": {"type": "object"}}, NextCursor=_INT,
-                  HasMore=_BOOL)
+# The answers' shapes, for the OpenAPI document (app/http/openapi.py), each field described (docs/runtime.md).
+_MOMENT = "(RFC 3339, to the millisecond)"
+_SESSION_ID = described(STRING, "The visit's id, as the pixel sent it.")
+_SESSION = shape(
+    Id=_SESSION_ID,
+    PixelId=described(STRING, "The pixel that recorded it."),
+    Page=described(STRING, "The page its first recorded batch came from."),
+    StartedAt=described(STRING, f"When its first batch was received {_MOMENT}."),
+    LastAt=described(STRING, f"When its latest batch was received {_MOMENT}."),
+    Events=described(_INT, "Recorder events kept."),
+    Batches=described(_INT, "Batches kept."),
+    Bytes=described(_INT, "Bytes of recorder events kept."))
+_CURSOR = {"NextCursor": described(_INT, "The offset to give as `cursor` for the next page."),
+           "HasMore": described(_BOOL, "Whether there is a next page.")}
+SESSIONS = reply_of(Sessions=described({"type": "array", "items": _SESSION},
+                                       "The account's recorded sessions, latest activity first."), **_CURSOR)
+EVENTS = reply_of(Session=_SESSION_ID,
+                  Events=described({"type": "array", "items": {"type": "object"}},
+                                   "rrweb events in recorded order, for rrweb's Replayer; empty for another "
+                                   "account's session."), **_CURSOR)

@@ -17,7 +17,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import parse_body
-from app.http.openapi import answers, reply_of
+from app.http.openapi import answers, described, reply_of
 from app.http.responses import reply
 from app.http.tenant_access import TENANT_ID
 from app.runtime.db import transaction
@@ -26,7 +26,8 @@ from app.runtime.retention.schemas import MAX_BODY_BYTES, ErasureIn
 
 bp = Blueprint("runtime_internal_retention", url_prefix="/internal/v1/tenants/<tenant:slug>")
 
-ERASED = reply_of(submissions={"type": "integer"}, leads={"type": "integer"})
+ERASED = reply_of(submissions=described({"type": "integer"}, "Form submissions anonymized now (a repeat: 0)."),
+                  leads=described({"type": "integer"}, "Leads anonymized now (a repeat: 0)."))
 
 
 @bp.post("/retention/erasures", ctx_auth="service", ctx_body=ErasureIn, ctx_errors=(400, 404, 413),

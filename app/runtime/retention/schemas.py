@@ -14,18 +14,23 @@ MAX_BODY_BYTES = 1024 * 1024
 class ErasedContact(BaseModel):
     """A contact the CRM anonymized, as it was: its id and the e-mail and phone it had."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
 
     id: str = Field(min_length=1, max_length=64)
+    """The contact's id (`ctt_...`): the submissions the CRM made into it are tied to it."""
     email: str | None = Field(None, max_length=320)
+    """The e-mail address it had: submissions of that address are tied to it too."""
     phone: str | None = Field(None, max_length=40)
+    """The E.164 phone it had: submissions of that phone are tied to it too."""
 
 
 class ErasureIn(SnakeBody):
     """The contacts anonymized now, and the account's policy (``older_than_days``): at least one."""
 
     contacts: list[ErasedContact] = Field(default=[], max_length=MAX_CONTACTS)
+    """The contacts anonymized now (0 to 1000): their submissions and leads are anonymized."""
     older_than_days: int | None = Field(None, ge=1, le=MAX_DAYS)
+    """The account's retention in days: submissions older than that are anonymized; null: no policy."""
 
     @model_validator(mode="after")
     def _something(self) -> ErasureIn:

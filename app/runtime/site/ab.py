@@ -17,7 +17,7 @@ from sanic import Blueprint, HTTPResponse, Request
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from app.http import errors
-from app.http.openapi import NULLABLE_STRING, STRING, answers, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, answers, described, reply_of, shape
 from app.http.responses import reply
 from app.runtime import db
 from app.runtime.analytics import service as analytics
@@ -27,10 +27,22 @@ from kit.timestamps import iso
 bp = Blueprint("v1_analytics_ab", url_prefix="/v1/analytics")
 
 _INT = {"type": "integer"}
-AB = reply_of(AB=shape(De=STRING, Ate=STRING, Pagina=STRING, Visitors=_INT, Conversions=_INT, Variants={
-    "type": "array", "items": shape(Variant=STRING, Visitors=_INT, Pageviews=_INT, Conversions=_INT,
-                                    Rate={"type": "number"}, Leader={"type": "boolean"})}),
-              Leader=NULLABLE_STRING)
+_VISITORS = "Sessions the pixel counted on that side"
+AB = reply_of(AB=described(shape(
+    De=described(STRING, "The window's start (RFC 3339)."),
+    Ate=described(STRING, "The window's end, excluded (RFC 3339)."),
+    Pagina=described(STRING, "The page, as the pixel names it (`pagina`)."),
+    Visitors=described(_INT, f"{_VISITORS}, every side summed."),
+    Conversions=described(_INT, "Form submissions made on the page, every side summed."),
+    Variants=described({"type": "array", "items": shape(
+        Variant=described(STRING, "The side: the pages system's variant id."),
+        Visitors=described(_INT, f"{_VISITORS}."),
+        Pageviews=described(_INT, "Page views on that side."),
+        Conversions=described(_INT, "Form submissions made on that side."),
+        Rate=described({"type": "number"}, "Conversions / visitors (4 decimals), 0 without visitors."),
+        Leader=described({"type": "boolean"}, "Whether it has the best rate."))}, "Per side, by variant id.")),
+    "The page's A/B test in the window."),
+    Leader=described(NULLABLE_STRING, "The variant with the best rate, or null when no side has visitors."))
 
 
 async def ab_of(conn: BaseDBAsyncClient, tenant: str, span: analytics.Window, page: str) -> list[dict[str, Any]]:
