@@ -108,8 +108,9 @@ def strict() -> Readiness:
     return Readiness("strict", {"database": probe_database, "redis": probe_redis})
 
 
+_SERVICE_NAME = described(STRING, "The system's service name: herald-platform, herald-identity, herald-mail, ...")
 SERVICE = reply_of(
-    service=described(STRING, "The system's service name: herald- and the system (herald-platform, herald-identity, ...)."),
+    service=_SERVICE_NAME,
     title=described(STRING, "The system's human title."),
     version=described(STRING, "The version of Herald this system runs."))
 HEALTH = reply_of(status=described({"const": "ok"}, "Always ok: the process answers."))
@@ -119,7 +120,7 @@ READINESS = reply_of(
     checks=described({"type": "object", "additionalProperties": {"enum": ["ok", "unavailable"]}},
                      "Each dependency probed (database, redis, broker) and its state: ok or unavailable."))
 VERSION = reply_of(
-    service=described(STRING, "The system's service name: herald- and the system (herald-platform, herald-identity, ...)."),
+    service=_SERVICE_NAME,
     version=described(STRING, "The version of Herald this system runs."),
     commit=described(STRING, "The commit this build was made from."))
 

@@ -35,8 +35,8 @@ JWK = shape(
     kid=described(STRING, "The key's id, the kid in the header of the tokens it signed."),
     n=described(STRING, "The RSA modulus, base64url."),
     e=described(STRING, "The RSA public exponent, base64url."))
-JWKS = Schema(shape(keys=described({"type": "array", "items": JWK},
-                                   "The published signing keys: the active one and those retired recently, which still verify.")),
+JWKS = Schema(shape(keys=described({"type": "array", "items": JWK}, "The published signing keys: the active "
+                                   "one and those retired recently, which still verify.")),
               example={"keys": [{"kty": "RSA", "use": "sig", "alg": "RS256", "kid": "key_8f14e45fceea167a",
                                  "n": "0vx7agoebGcQSuu...", "e": "AQAB"}]})
 TOKEN = Schema(shape(

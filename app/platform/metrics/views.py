@@ -17,7 +17,8 @@ CHANNEL = shape(**COUNTS["properties"], **RATES["properties"])
 _DEPTH = shape(Queued=described(INT, "Messages waiting to be sent (queued)."),
                Sending=described(INT, "Messages being sent."))
 METRICS = reply_of(
-    From=described(TIMESTAMP, "The window's start (inclusive)."), To=described(TIMESTAMP, "The window's end (exclusive)."),
+    From=described(TIMESTAMP, "The window's start (inclusive)."),
+    To=described(TIMESTAMP, "The window's end (exclusive)."),
     Accounts=described(shape(Total=described(INT, "Every account."), Active=described(INT, "Accounts active."),
                              Suspended=described(INT, "Accounts not active.")), "Accounts by status, now."),
     Traffic=described(shape(
