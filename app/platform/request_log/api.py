@@ -32,7 +32,8 @@ SERIES = {"type": "object", "required": ["object", "bucket", "data"], "propertie
     "object": described({"const": "series"}, "Always series."),
     "bucket": described({"enum": ["minute", "hour", "day"]}, "The buckets' length: minute, hour or day."),
     "data": described({"type": "array", "items": {"type": "object", "required": ["start", "counts"]}},
-                      "One entry per bucket with requests: its start and counts by status class (2xx, 3xx, 4xx, 5xx).")}}
+                      "One entry per bucket with requests: its start and its counts by status class (2xx, 3xx, "
+                      "4xx, 5xx).")}}
 SUMMARY = {"type": "object", "required": ["object", "total", "errors", "error_rate", "p50_ms", "p95_ms", "top_errors"],
            "properties": {
                "object": described({"const": "summary"}, "Always summary."),
