@@ -332,8 +332,7 @@ class ComposeSend(Body):
     channel: str
     """The channel: email, sms, push or whatsapp (another value is 422)."""
     recipients: Annotated[list[Annotated[str, Field(max_length=2048)]], Field(max_length=500)]
-    """Who receives it, one message each: addresses (email, 1 to 50), E.164 numbers (sms and whatsapp, 1 to 100)
-    or device tokens (push, 1 to 500)."""
+    """One message each: addresses (email, 1 to 50), E.164 numbers (sms, whatsapp: 1 to 100) or device tokens (push)."""
     from_: str | None = Field(default=None, validation_alias="From")
     """The sender: for email (required) an address of a verified domain; for sms an optional E.164 number."""
     subject: str | None = None
