@@ -27,7 +27,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.metrics import exposition
-from app.http.openapi import STRING, Schema, answers, reply_of
+from app.http.openapi import STRING, Schema, answers, described, reply_of
 from app.http.responses import reply
 
 log = logging.getLogger("herald.health")
@@ -108,11 +108,21 @@ def strict() -> Readiness:
     return Readiness("strict", {"database": probe_database, "redis": probe_redis})
 
 
-SERVICE = reply_of(service=STRING, title=STRING, version=STRING)
-HEALTH = reply_of(status={"const": "ok"})
-READINESS = reply_of(status={"enum": ["starting", "ready", "degraded"]},
-                     checks={"type": "object", "additionalProperties": {"enum": ["ok", "unavailable"]}})
-VERSION = reply_of(service=STRING, version=STRING, commit=STRING)
+_SERVICE_NAME = described(STRING, "The system's service name: herald-platform, herald-identity, herald-mail, ...")
+SERVICE = reply_of(
+    service=_SERVICE_NAME,
+    title=described(STRING, "The system's human title."),
+    version=described(STRING, "The version of Herald this system runs."))
+HEALTH = reply_of(status=described({"const": "ok"}, "Always ok: the process answers."))
+READINESS = reply_of(
+    status=described({"enum": ["starting", "ready", "degraded"]},
+                     "starting (boot not finished), ready (every dependency answers) or degraded (one does not)."),
+    checks=described({"type": "object", "additionalProperties": {"enum": ["ok", "unavailable"]}},
+                     "Each dependency probed (database, redis, broker) and its state: ok or unavailable."))
+VERSION = reply_of(
+    service=_SERVICE_NAME,
+    version=described(STRING, "The version of Herald this system runs."),
+    commit=described(STRING, "The commit this build was made from."))
 
 
 def meta_blueprint(readiness: Readiness, home: Home | None = None) -> Blueprint:

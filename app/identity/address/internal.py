@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
 
-from app.http.openapi import answers
+from app.http.openapi import answers, described
 from app.http.responses import reply
 from app.identity import db, errors
 from app.identity.address import service
@@ -20,7 +20,9 @@ from app.identity.gate.credentials import require_service
 bp = Blueprint("identity_address_internal")
 
 OWNERS = {"type": "object", "required": ["user_ids"],
-          "properties": {"user_ids": {"type": "array", "items": {"type": "string"}}}}
+          "properties": {"user_ids": described({"type": "array", "items": {"type": "string"}},
+                                               "The ids (usr_...) of the people for whom the address is verified, "
+                                               "as primary or recovery address; empty when none.")}}
 
 
 @bp.get("/internal/v1/addresses/verified", ctx_auth="service", ctx_query=("email",),

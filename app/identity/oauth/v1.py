@@ -12,7 +12,7 @@ import jwt
 from sanic import Blueprint, HTTPResponse, Request, redirect
 from sanic.response import json as json_response
 
-from app.http.openapi import HTML, REDIRECT, STRING, Schema, answers, shape
+from app.http.openapi import HTML, REDIRECT, STRING, Schema, answers, described, shape
 from app.http.responses import reply
 from app.identity import db, errors
 from app.identity.gate import throttle
@@ -33,12 +33,27 @@ NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 # The sign-in form posted back to /authorize (app/identity/oauth/pages.py writes its fields).
 AUTHORIZE_FORM = Schema(shape(
     "step", "email", "password", "ticket", "code", "recovery_code", "by_email", "challenge_id", "credential",
-    request=STRING, step={"type": "string", "enum": ["password", "totp", "passkey"]}, email=STRING, password=STRING,
-    ticket=STRING, code=STRING, recovery_code=STRING, by_email=STRING, challenge_id=STRING, credential=STRING))
+    request=described(STRING, "The signed authorization request the sign-in page carries from GET /authorize."),
+    step=described({"type": "string", "enum": ["password", "totp", "passkey"]},
+                   "Which sign-in step this is: password (the default), totp (the second factor) or passkey."),
+    email=described(STRING, "The password step: the person's e-mail address."),
+    password=described(STRING, "The password step: the person's password."),
+    ticket=described(STRING, "The totp step: the second-factor ticket the password step handed out."),
+    code=described(STRING, "The totp step: the code from the authenticator app or the e-mail."),
+    recovery_code=described(STRING, "The totp step: a recovery code, instead of code."),
+    by_email=described(STRING, "The totp step: 1 when the code was e-mailed, 0 otherwise (which page to show again)."),
+    challenge_id=described(STRING, "The passkey step: the id of the challenge the browser signed."),
+    credential=described(STRING, "The passkey step: the WebAuthn assertion, as JSON.")))
 TOKEN_FORM = Schema(shape(
     "client_id", "code", "redirect_uri", "code_verifier", "refresh_token", "scope",
-    grant_type={"type": "string", "enum": ["authorization_code", "refresh_token"]}, client_id=STRING, code=STRING,
-    redirect_uri=STRING, code_verifier=STRING, refresh_token=STRING, scope=STRING))
+    grant_type=described({"type": "string", "enum": ["authorization_code", "refresh_token"]},
+                         "authorization_code (exchange a code) or refresh_token (exchange a refresh token)."),
+    client_id=described(STRING, "The OAuth client's id."),
+    code=described(STRING, "authorization_code: the code /authorize sent to the redirect URI."),
+    redirect_uri=described(STRING, "authorization_code: the redirect URI the code was sent to, exactly."),
+    code_verifier=described(STRING, "authorization_code: the PKCE verifier whose S256 hash was the code_challenge."),
+    refresh_token=described(STRING, "refresh_token: the refresh token (hrt_...) to exchange; it is used up."),
+    scope=described(STRING, "refresh_token: a narrower set of the granted scopes, space-separated (all by default).")))
 # The sign-in pages answer HTML at every step, errors included (the status says what happened).
 PAGES = {status: HTML for status in (200, 400, 401, 403, 409, 422, 429, 503)}
 

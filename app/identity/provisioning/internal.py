@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sanic import Blueprint, HTTPResponse, Request
 
-from app.http.openapi import NO_CONTENT, answers
+from app.http.openapi import NO_CONTENT, answers, described
 from app.http.responses import no_content, reply
 from app.identity import db, errors
 from app.identity.gate.credentials import require_service
@@ -20,7 +20,8 @@ bp = Blueprint("identity_provisioning")
 
 @bp.get("/internal/v1/users/lookup", ctx_auth="service", ctx_query=("email",),
         ctx_responses=answers({200: {"type": "object", "required": ["exists"],
-                                     "properties": {"exists": {"type": "boolean"}}}}))
+                                     "properties": {"exists": described(
+                                         {"type": "boolean"}, "Whether a user has that e-mail address.")}}}))
 async def lookup(request: Request) -> HTTPResponse:
     """Tell whether an e-mail address belongs to an account (`{exists}`).
 

@@ -41,11 +41,17 @@ class ReceivedCreate(Body):
                             "Spf": "none", "Dkim": "pass", "Dmarc": "none"})
 
     recipient: Annotated[str, Field(min_length=3, max_length=320)]
+    """The SMTP envelope's recipient (RCPT TO): the address of a live mailbox."""
     mail_from: Annotated[str, Field(max_length=320)]
+    """The SMTP envelope's sender (MAIL FROM); empty for the null sender of a bounce."""
     message: Annotated[str, Field(min_length=1, max_length=MAX_BODY_BYTES)]
+    """The raw message, base64 (at most 25 MB decoded)."""
     spf: Result = "none"
+    """The SMTP server's SPF result: pass, fail, neutral, none, temperror, permerror, softfail or policy."""
     dkim: Result = "none"
+    """The SMTP server's DKIM result: pass, fail, neutral, none, temperror, permerror, softfail or policy."""
     dmarc: Result = "none"
+    """The SMTP server's DMARC result: pass, fail, neutral, none, temperror, permerror, softfail or policy."""
 
 
 @bp.get("/received/recipient", ctx_auth="service", ctx_query=("address",), ctx_responses=answers({200: RECIPIENT}))

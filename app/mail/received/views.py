@@ -38,8 +38,13 @@ LISTING = reply_of(messages=described({"type": "array", "items": SUMMARY_SHAPE},
                    next_cursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page."),
                    has_more=described({"type": "boolean"}, "Whether there is a next page."))
 MESSAGE = reply_of(message=described(MESSAGE_SHAPE, "The message."))
-STORED = reply_of(Id=STRING, Account=STRING, Mailbox=STRING, Stored={"type": "boolean"})
-RECIPIENT = reply_of(Account=STRING, Mailbox=STRING, Address=STRING)
+_ACCOUNT = described(STRING, "The id of the account the mailbox belongs to.")
+_MAILBOX = described(STRING, "The mailbox's id (`mbx_...`).")
+STORED = reply_of(Id=described(STRING, "The received message's id (`rcv_...`)."), Account=_ACCOUNT, Mailbox=_MAILBOX,
+                  Stored=described({"type": "boolean"},
+                                   "True when stored now; false when this mailbox already held the same message."))
+RECIPIENT = reply_of(Account=_ACCOUNT, Mailbox=_MAILBOX,
+                     Address=described(STRING, "The mailbox's address, which receives at the address asked."))
 
 
 def summary_view(row: ReceivedMessage) -> dict[str, Any]:

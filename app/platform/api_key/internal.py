@@ -18,7 +18,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import Body, parse_body
-from app.http.openapi import STRING, answers, reply_of, shape
+from app.http.openapi import STRING, answers, described, reply_of, shape
 from app.http.responses import reply
 from app.http.services import require_service_credential
 from app.platform.api_key.principal import KeyDirectory
@@ -28,14 +28,22 @@ from models.platform.scopes import SCOPES, grants
 
 bp = Blueprint("internal_api_keys", url_prefix="/internal/v1")
 
-KEY_ANSWER = reply_of(Key=shape(Id=STRING, TenantId=STRING, TenantStatus=STRING,
-                                Scopes={"type": "array", "items": STRING}, Publishable={"type": "boolean"},
-                                Mode=STRING, Revoked={"type": "boolean"},
-                                RateLimit=shape(Limit={"type": "integer"}, WindowSeconds={"type": "integer"})))
+KEY_ANSWER = reply_of(Key=described(shape(
+    Id=described(STRING, "The key's id (key_...)."),
+    TenantId=described(STRING, "The id of the key's account (acc_...)."),
+    TenantStatus=described(STRING, "The account's status: active or suspended."),
+    Scopes=described({"type": "array", "items": STRING}, "The scopes the key may use, the /v1 gate's rules applied."),
+    Publishable=described({"type": "boolean"}, "Whether it is a publishable (pk_live_) key."),
+    Mode=described({"enum": ["live", "test"]}, "test for an sk_test_ key, live otherwise."),
+    Revoked=described({"type": "boolean"}, "Whether the key is revoked."),
+    RateLimit=described(shape(Limit=described({"type": "integer"}, "Requests allowed per window."),
+                              WindowSeconds=described({"type": "integer"}, "The window's length in seconds.")),
+                        "The key's rate ceiling: its plan's, else the service default.")), "The key."))
 
 
 class Introspect(Body):
     key: str = Field(min_length=1, max_length=100)
+    """The API key the caller was given."""
 
 
 @bp.post("/api-keys/introspect", ctx_auth="service", ctx_body=Introspect, ctx_responses=answers({200: KEY_ANSWER}))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 
 # The contact's fields: the body model's attribute -> the CRM's field.
 CONTACT_TO_CRM = {"email": "email", "phone": "telefone", "external_id": "id_externo", "name": "nome",
@@ -118,17 +118,40 @@ def added_view(crm: dict[str, Any]) -> dict[str, Any]:
     return {"Added": added, "NotFound": missing}
 
 
-CONTACT_SHAPE = shape(Id=STRING, Email=NULLABLE_STRING, Phone=NULLABLE_STRING, ExternalId=NULLABLE_STRING,
-                      Name=NULLABLE_STRING, Attributes={"type": "object"}, Subscribed={"type": "boolean"},
-                      CreatedAt=TIMESTAMP, UpdatedAt=TIMESTAMP, AnonymizedAt=NULLABLE_STRING)
-LIST_SHAPE = shape(Id=STRING, Slug=STRING, Name=STRING, MemberCount={"type": "integer"}, CreatedAt=TIMESTAMP,
-                   UpdatedAt=TIMESTAMP)
-_PAGE = {"NextCursor": NULLABLE_STRING, "HasMore": {"type": "boolean"}}
-CONTACT = reply_of(Contact=CONTACT_SHAPE)
-CONTACTS = reply_of(Contacts={"type": "array", "items": CONTACT_SHAPE}, **_PAGE)
-BULK = reply_of(Created={"type": "integer"}, Updated={"type": "integer"},
-                Errors={"type": "array", "items": shape(Index={"type": "integer"}, Code=STRING, Message=STRING,
-                                                         Details={"type": "object"})})
-LIST = reply_of(List=LIST_SHAPE)
-LISTS = reply_of(Lists={"type": "array", "items": LIST_SHAPE}, **_PAGE)
-ADDED = reply_of(Added={"type": "integer"}, NotFound={"type": "array", "items": STRING})
+INT = {"type": "integer"}
+CONTACT_SHAPE = shape(
+    Id=described(STRING, "The contact's id (ctt_...)."),
+    Email=described(NULLABLE_STRING, "The contact's e-mail address; null when none."),
+    Phone=described(NULLABLE_STRING, "The contact's phone number; null when none."),
+    ExternalId=described(NULLABLE_STRING, "Your id for the contact; null when none."),
+    Name=described(NULLABLE_STRING, "The contact's name; null when none."),
+    Attributes=described({"type": "object"}, "Your attributes of the contact (a flat JSON object)."),
+    Subscribed=described({"type": "boolean"}, "Whether the contact is subscribed."),
+    CreatedAt=described(TIMESTAMP, "When the contact was created."),
+    UpdatedAt=described(TIMESTAMP, "When the contact last changed."),
+    AnonymizedAt=described(NULLABLE_STRING, "When the contact was anonymized; null when it was not."))
+LIST_SHAPE = shape(
+    Id=described(STRING, "The list's id (lst_...)."),
+    Slug=described(STRING, "The list's slug, unique in the account."),
+    Name=described(STRING, "The list's name."),
+    MemberCount=described(INT, "How many contacts the list holds."),
+    CreatedAt=described(TIMESTAMP, "When the list was created."),
+    UpdatedAt=described(TIMESTAMP, "When the list last changed."))
+_PAGE = {"NextCursor": described(NULLABLE_STRING, "Give it as cursor for the next page; null on the last."),
+         "HasMore": described({"type": "boolean"}, "Whether there is a next page.")}
+CONTACT = reply_of(Contact=described(CONTACT_SHAPE, "The contact."))
+CONTACTS = reply_of(Contacts=described({"type": "array", "items": CONTACT_SHAPE}, "The account's contacts."), **_PAGE)
+BULK = reply_of(
+    Created=described(INT, "Contacts created."),
+    Updated=described(INT, "Existing contacts updated (named by their identifiers)."),
+    Errors=described({"type": "array", "items": shape(
+        Index=described(INT, "The refused item's index in the body's Contacts."),
+        Code=described(STRING, "The error's code, as the error envelope's."),
+        Message=described(STRING, "What was wrong with it."),
+        Details=described({"type": "object"}, "The fields at fault and why."))},
+        "The items refused, by index; the others were written."))
+LIST = reply_of(List=described(LIST_SHAPE, "The list."))
+LISTS = reply_of(Lists=described({"type": "array", "items": LIST_SHAPE}, "The account's lists."), **_PAGE)
+ADDED = reply_of(Added=described(INT, "Contacts added to the list now (those already in it are not counted)."),
+                 NotFound=described({"type": "array", "items": STRING},
+                                    "The ids given that are not contacts of the account."))

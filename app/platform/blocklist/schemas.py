@@ -18,5 +18,8 @@ class BlockCreate(Body):
     })
 
     kind: Literal["address", "domain", "phone"]
+    """What to block: address (an e-mail address), domain (and its subdomains) or phone."""
     value: str = Field(min_length=1, max_length=320)
+    """The address, domain or phone number (stored lowercased, a phone in E.164)."""
     reason: str = Field(min_length=1, max_length=500)
+    """Why it is blocked (or suggested)."""

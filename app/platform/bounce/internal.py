@@ -19,7 +19,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import parse_body
-from app.http.openapi import STRING, answers, reply_of
+from app.http.openapi import STRING, answers, described, reply_of
 from app.http.responses import reply
 from app.http.services import require_service_credential
 from app.platform import db
@@ -28,7 +28,8 @@ from app.platform.bounce.schemas import MAX_BODY_BYTES, MAX_MESSAGE_BYTES, Retur
 
 bp = Blueprint("internal_returns", url_prefix="/internal/v1")
 
-OUTCOME = reply_of(Outcome=STRING)
+OUTCOME = reply_of(Outcome=described(STRING, "bounced, complained, delivered, delayed (a soft bounce) or unmatched "
+                                              "(no message of ours)."))
 
 
 def _raw(body: ReturnIntake) -> bytes:

@@ -16,4 +16,6 @@ class ReturnIntake(Body):
     model_config = example({"Recipient": "bounce-msg_0123456789abcdef01234567-0a1b2c3d4e5f6a7b@bounces.herald.test",
                             "Message": "RnJvbTogTUFJTEVSLURBRU1PTkBteC5leGFtcGxlLmNvbQ0KU3ViamVjdDogVW5kZWxpdmVyZWQNCg0KTm90IGEgcmVwb3J0Lg0K"})
     recipient: str = Field(min_length=1, max_length=512)
+    """The SMTP RCPT the report was sent to (a VERP return path)."""
     message: str = Field(min_length=1, max_length=MAX_BODY_BYTES)
+    """The raw RFC 5322 report, base64 (at most 1 MiB decoded)."""

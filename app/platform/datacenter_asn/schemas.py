@@ -10,4 +10,6 @@ from app.platform.datacenter_asn.service import ASN_MAX
 
 class AsnCreate(Body):
     asn: int = Field(ge=1, le=ASN_MAX)
+    """The autonomous system number to class as a datacenter network."""
     name: str = Field(default="", max_length=200)
+    """A name for the network (optional)."""

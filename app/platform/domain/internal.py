@@ -18,7 +18,7 @@ from __future__ import annotations
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.bodies import parse_body
-from app.http.openapi import NO_CONTENT, answers, reply_of
+from app.http.openapi import NO_CONTENT, answers, described, reply_of
 from app.http.responses import no_content, reply
 from app.http.services import require_service_credential
 from app.platform import db
@@ -29,8 +29,12 @@ from models.platform.domain import UNREACHABLE_RECHECK_SECONDS, CheckOutcome
 
 bp = Blueprint("internal_domains", url_prefix="/internal/v1/tenants/<account:slug>/domains")
 
-VERIFIED = reply_of(Domain=DOMAIN_SHAPE, Outcome={"enum": ["verified", "failed", "unreachable"]},
-                    Missing={"type": "array", "items": FOUND}, RetryAfter={"type": "integer"})
+VERIFIED = reply_of(
+    Domain=described(DOMAIN_SHAPE, "The sender domain, after the attempt."),
+    Outcome=described({"enum": ["verified", "failed", "unreachable"]},
+                      "verified, failed (a required record missing or different) or unreachable (DNS did not answer)."),
+    Missing=described({"type": "array", "items": FOUND}, "The required records not found."),
+    RetryAfter=described({"type": "integer"}, "unreachable: the seconds before the next attempt."))
 
 
 def _mail_domain(request: Request) -> str:

@@ -11,5 +11,6 @@ class DomainAdd(Body):
     model_config = example({"Name": "example.com", "Dmarc": True})
 
     name: str = Field(min_length=1, max_length=253)
-    # Publish (and report) a DMARC record too.
+    """The domain name to send from."""
     dmarc: bool = False
+    """Publish (and report) a DMARC record too."""

@@ -6,24 +6,47 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from app.http.responses import iso
 from app.platform.sender.views import domain_usable_for
 from models.platform.domain import DomainCheck, SenderDomain, dns_records
 
-RECORD = shape(Purpose=STRING, Type=STRING, Name=STRING, Value=STRING, Required={"type": "boolean"})
-FOUND = {"type": "object", "properties": {"Purpose": STRING, "Type": STRING, "Name": STRING,
-                                          "Required": {"type": "boolean"}, "Found": {"type": ["boolean", "null"]},
-                                          "Reason": STRING}}
-CHECK = {"type": ["object", "null"], "properties": {"Outcome": STRING, "Records": {"type": "array", "items": FOUND},
-                                                    "CheckedAt": TIMESTAMP}}
-DOMAIN_SHAPE = shape(Name=STRING, Verified={"type": "boolean"}, DnsStatus={"enum": ["ok", "pending"]}, State=STRING,
-                     UsableFor={"type": "array", "items": STRING}, Records={"type": "array", "items": RECORD},
-                     VerifiedAt=NULLABLE_STRING, CheckedAt=NULLABLE_STRING, UnreachableSince=NULLABLE_STRING,
-                     CreatedAt=TIMESTAMP, LastCheck=CHECK)
-DOMAIN = reply_of(Domain=DOMAIN_SHAPE)
-DOMAINS = reply_of(Domains={"type": "array", "items": DOMAIN_SHAPE})
-
+BOOLEAN = {"type": "boolean"}
+_PURPOSE = described(STRING, "What the record is for: spf, dkim, return-path or dmarc.")
+_TYPE = described(STRING, "The DNS record type: TXT or CNAME.")
+_NAME = described(STRING, "The DNS name the record is published at.")
+_REQUIRED = described(BOOLEAN, "Whether verification needs it (SPF and DKIM do).")
+RECORD = shape(Purpose=_PURPOSE, Type=_TYPE, Name=_NAME,
+               Value=described(STRING, "The value to publish."), Required=_REQUIRED)
+FOUND = {"type": "object", "properties": {
+    "Purpose": _PURPOSE, "Type": _TYPE, "Name": _NAME, "Required": _REQUIRED,
+    "Found": described({"type": ["boolean", "null"]}, "Whether the record was found as expected; null when DNS "
+                                                      "did not answer."),
+    "Reason": described(STRING, "Why it was not found: not published, published with another value, or the "
+                                "DNS error.")}}
+CHECK = {"type": ["object", "null"], "properties": {
+    "Outcome": described(STRING, "verified, failed (a required record missing or different), unreachable (DNS "
+                                 "did not answer) or conflict (an account outside this one's tree verified it)."),
+    "Records": described({"type": "array", "items": FOUND}, "What the attempt found, record by record."),
+    "CheckedAt": described(TIMESTAMP, "When the attempt ran.")}}
+DOMAIN_SHAPE = shape(
+    Name=described(STRING, "The domain name."),
+    Verified=described(BOOLEAN, "Whether its SPF and DKIM records were found (it has been verified)."),
+    DnsStatus=described({"enum": ["ok", "pending"]}, "ok when verified, pending otherwise."),
+    State=described({"enum": ["verified", "unverified", "unconfirmed"]},
+                    "verified, unverified, or unconfirmed (verified, but DNS has not answered for over 72 hours)."),
+    UsableFor=described({"type": "array", "items": STRING},
+                        "Where it may be the sender: emails/send while verified, empty otherwise."),
+    Records=described({"type": "array", "items": RECORD},
+                      "The DNS records its owner publishes (SPF, DKIM, the return path, DMARC when asked)."),
+    VerifiedAt=described(NULLABLE_STRING, "When it became verified; null when it is not."),
+    CheckedAt=described(NULLABLE_STRING, "When a check last reached DNS; null before the first."),
+    UnreachableSince=described(NULLABLE_STRING, "Since when DNS has not answered its checks; null when it answered "
+                                                "last time."),
+    CreatedAt=described(TIMESTAMP, "When it was added."),
+    LastCheck=described(CHECK, "The last verification attempt; null before the first."))
+DOMAIN = reply_of(Domain=described(DOMAIN_SHAPE, "The sender domain."))
+DOMAINS = reply_of(Domains=described({"type": "array", "items": DOMAIN_SHAPE}, "The account's sender domains."))
 
 def check_view(check: DomainCheck | None) -> dict[str, Any] | None:
     if check is None:

@@ -13,7 +13,7 @@ import logging
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
-from app.http.openapi import answers, reply_of
+from app.http.openapi import answers, described, reply_of
 from app.http.responses import reply
 from app.platform import db
 from app.platform.flag import service
@@ -22,8 +22,10 @@ from app.platform.gate import api as gate
 bp = Blueprint("platform_dashboard_flag")
 log = logging.getLogger("herald.dashboard")
 
-FLAGS = reply_of(Flags={"type": ["object", "null"], "additionalProperties": {"type": "boolean"}},
-                 Degradado={"type": "boolean"})
+FLAGS = reply_of(Flags=described({"type": ["object", "null"], "additionalProperties": {"type": "boolean"}},
+                                 "Each feature flag of the account and whether it is on; null when degraded."),
+                 Degradado=described({"type": "boolean"}, "True when the platform's store did not answer: run on "
+                                                           "the defaults."))
 
 
 @bp.get("/api/flags", ctx_auth="session", ctx_errors=(403,), ctx_responses=answers({200: FLAGS}))

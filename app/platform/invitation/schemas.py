@@ -16,8 +16,11 @@ EMAIL_PATTERN = (r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0
 
 class InvitationCreate(Body):
     email: str = Field(max_length=254, pattern=EMAIL_PATTERN)
+    """The e-mail address to invite."""
     role: Literal["owner", "admin", "member"] = "member"
+    """The role it grants: owner, admin or member (the default)."""
 
 
 class InvitationAccept(Body):
     token: str = Field(min_length=1, max_length=200)
+    """The invitation's token, from the link in its e-mail."""

@@ -4,7 +4,7 @@ names are spelled."""
 
 from __future__ import annotations
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, REQUEST_ID, STRING, TIMESTAMP, described, reply_of, shape
 from app.platform.session.errors import reauth_details
 
 BOOLEAN = {"type": "boolean"}
@@ -66,27 +66,81 @@ def reauth_started_json(started: dict) -> dict:
 
 
 # The answers' shapes, for the OpenAPI document.
-ACCOUNT = reply_of(id=STRING, email=STRING, nome=STRING, email_verificado=BOOLEAN, criado_em=TIMESTAMP,
-                   segundo_fator=shape(status={"enum": ["CONFIRMED", "PENDING", "NONE"]}, metodo=NULLABLE_STRING))
-ADDRESS = shape(id=STRING, email=STRING, primario=BOOLEAN, verificado=BOOLEAN, verificado_em=NULLABLE_TIMESTAMP,
-                criado_em=TIMESTAMP)
-ADDRESSES = reply_of(emails={"type": "array", "items": ADDRESS})
-AUTH_ADDRESS = shape(Id=STRING, Email=STRING, Primary=BOOLEAN, Verified=BOOLEAN, VerifiedAt=NULLABLE_TIMESTAMP,
-                     CreatedAt=TIMESTAMP)
-AUTH_ADDRESSES = reply_of(Emails={"type": "array", "items": AUTH_ADDRESS})
-OK = reply_of(ok={"const": True})
-STATUS_SENT = reply_of(Status={"const": "sent"})
-CODES = reply_of(codigos={"type": "array", "items": {"type": "string", "pattern": "^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$"},
-                          "minItems": 10, "maxItems": 10})
-EVENT = shape(id=STRING, tipo=STRING, ip=STRING, user_agent=STRING, detalhes={"type": "object"}, criado_em=TIMESTAMP)
-EVENTS = reply_of(eventos={"type": "array", "items": EVENT}, NextCursor=NULLABLE_STRING, HasMore=BOOLEAN)
-METHODS = {"type": "array", "items": shape("motivo", metodo=STRING, disponivel=BOOLEAN, motivo=NULLABLE_STRING)}
-DESTINATIONS = {"type": "array", "items": shape(email_id=STRING, mascarado=STRING, primario=BOOLEAN)}
-REAUTH_STATE = {**reply_of(recente=BOOLEAN, metodo=NULLABLE_STRING, reautenticado_em=TIMESTAMP, valido_ate=TIMESTAMP,
-                           metodos_aceitos={"type": "array", "items": STRING}, metodos=METHODS,
-                           validade_segundos={"type": "integer"}, destinos=DESTINATIONS)}
+_METHOD = "password, totp, email_otp or passkey"
+_NEXT = described(NULLABLE_STRING, "Give it as antes for the next page; null on the last.")
+_MORE = described(BOOLEAN, "Whether there is a next page.")
+ACCOUNT = reply_of(
+    id=described(STRING, "The person's id (usr_...)."),
+    email=described(STRING, "Their primary e-mail address."),
+    nome=described(STRING, "Their name; empty when they gave none."),
+    email_verificado=described(BOOLEAN, "Whether the primary address is verified."),
+    criado_em=described(TIMESTAMP, "When the account was created."),
+    segundo_fator=described(shape(
+        status=described({"enum": ["CONFIRMED", "PENDING", "NONE"]},
+                         "CONFIRMED (on), PENDING (an app set up, not verified) or NONE."),
+        metodo=described(NULLABLE_STRING, "The second factor: totp (an app) or email; null when off.")),
+        "Their second factor."))
+ADDRESS = shape(
+    id=described(STRING, "The address's id."),
+    email=described(STRING, "The e-mail address."),
+    primario=described(BOOLEAN, "Whether it is the primary address (sign-in and notices)."),
+    verificado=described(BOOLEAN, "Whether it is verified."),
+    verificado_em=described(NULLABLE_TIMESTAMP, "When it was verified; null when not."),
+    criado_em=described(TIMESTAMP, "When it was added."))
+ADDRESSES = reply_of(emails=described({"type": "array", "items": ADDRESS}, "The person's e-mail addresses."))
+AUTH_ADDRESS = shape(
+    Id=described(STRING, "The address's id."),
+    Email=described(STRING, "The e-mail address."),
+    Primary=described(BOOLEAN, "Whether it is the primary address (sign-in and notices)."),
+    Verified=described(BOOLEAN, "Whether it is verified."),
+    VerifiedAt=described(NULLABLE_TIMESTAMP, "When it was verified; null when not."),
+    CreatedAt=described(TIMESTAMP, "When it was added."))
+AUTH_ADDRESSES = reply_of(Emails=described({"type": "array", "items": AUTH_ADDRESS}, "The person's e-mail addresses."))
+OK = reply_of(ok=described({"const": True}, "Always true: done."))
+STATUS_SENT = reply_of(Status=described({"const": "sent"}, "Always sent: the e-mail is on its way."))
+CODES = reply_of(codigos=described(
+    {"type": "array", "items": {"type": "string", "pattern": "^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$"},
+     "minItems": 10, "maxItems": 10}, "Ten new recovery codes, shown once; the old ones stop working."))
+EVENT = shape(
+    id=described(STRING, "The event's id (evt_...)."),
+    tipo=described(STRING, "What happened: login, login_failed, two_factor_failed, logout, session_revoked, "
+                           "password_reset, totp_enabled, email_factor_enabled, two_factor_disabled, "
+                           "recovery_codes_generated, email_added, email_verified, email_removed, "
+                           "email_primary_changed, email_changed, passkey_added, passkey_removed or reauthenticated."),
+    ip=described(STRING, "The IP address it came from; empty when unknown."),
+    user_agent=described(STRING, "The browser's User-Agent; empty when unknown."),
+    detalhes=described({"type": "object"}, "What else the event records (a masked address ...)."),
+    criado_em=described(TIMESTAMP, "When it happened."))
+EVENTS = reply_of(eventos=described({"type": "array", "items": EVENT}, "The person's security events, newest first."),
+                  NextCursor=_NEXT, HasMore=_MORE)
+METHODS = described({"type": "array", "items": shape(
+    "motivo", metodo=described(STRING, f"The method: {_METHOD}."),
+    disponivel=described(BOOLEAN, "Whether the person can use it now."),
+    motivo=described(NULLABLE_STRING, "Why not (no app confirmed, no verified address, no passkey); null when "
+                                      "available."))}, "The accepted methods and whether each can be used.")
+_EMAIL_ID = described(STRING, "The id of a verified address of the person.")
+_MASKED = described(STRING, "That address, masked.")
+DESTINATIONS = described({"type": "array", "items": shape(
+    email_id=_EMAIL_ID, mascarado=_MASKED, primario=described(BOOLEAN, "Whether it is the primary address."))},
+    "Where an email_otp code may be sent (when email_otp is accepted).")
+_WHEN = described(TIMESTAMP, "When a credential was last presented on this session.")
+_UNTIL = described(TIMESTAMP, "Until when writes that need a recent proof are allowed.")
+REAUTH_STATE = {**reply_of(
+    recente=described(BOOLEAN, "Whether the session's last proof is recent and of an accepted method."),
+    metodo=described(NULLABLE_STRING, "How the session last proved who it is."),
+    reautenticado_em=_WHEN, valido_ate=_UNTIL,
+    metodos_aceitos=described({"type": "array", "items": STRING}, f"The methods accepted: {_METHOD}."),
+    metodos=METHODS,
+    validade_segundos=described({"type": "integer"}, "How long a re-authentication holds, in seconds."),
+    destinos=DESTINATIONS)}
 REAUTH_STATE["required"] = [name for name in REAUTH_STATE["required"] if name != "destinos"]
-REAUTH_DONE = reply_of(metodo=STRING, reautenticado_em=TIMESTAMP, valido_ate=TIMESTAMP)
-REAUTH_STARTED = shape("opcoes", "destino", "expira_em_segundos", metodo=STRING, desafio_id=STRING,
-                       opcoes={"type": "object"}, destino=shape(email_id=STRING, mascarado=STRING),
-                       expira_em_segundos={"type": "integer"}, RequestId=STRING)
+REAUTH_DONE = reply_of(metodo=described(STRING, f"What was presented: {_METHOD}."),
+                       reautenticado_em=described(TIMESTAMP, "When it was presented."), valido_ate=_UNTIL)
+REAUTH_STARTED = shape(
+    "opcoes", "destino", "expira_em_segundos",
+    metodo=described(STRING, "The method started: email_otp or passkey."),
+    desafio_id=described(STRING, "The challenge's id, to send back with the code or the passkey's answer."),
+    opcoes=described({"type": "object"}, "passkey: the WebAuthn request options for navigator.credentials.get."),
+    destino=described(shape(email_id=_EMAIL_ID, mascarado=_MASKED), "email_otp: where the code was sent."),
+    expira_em_segundos=described({"type": "integer"}, "email_otp: seconds until the code expires."),
+    RequestId=REQUEST_ID)

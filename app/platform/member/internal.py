@@ -16,7 +16,7 @@ from __future__ import annotations
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
-from app.http.openapi import answers, reply_of
+from app.http.openapi import answers, described, reply_of
 from app.http.responses import reply
 from app.http.services import require_service_credential, services
 from app.platform import db
@@ -25,7 +25,8 @@ from app.platform.member import service
 
 bp = Blueprint("internal_member_addresses", url_prefix="/internal/v1/tenants/<account:slug>")
 
-MEMBER_ADDRESS = reply_of(Member={"type": "boolean"})
+MEMBER_ADDRESS = reply_of(Member=described(
+    {"type": "boolean"}, "Whether the address is a verified one of someone who reaches the account."))
 MAX_ADDRESS = 320
 
 

@@ -11,4 +11,6 @@ from app.http.bodies import Body
 
 class MemberCreate(Body):
     user_id: str = Field(pattern=r"^usr_[0-9a-f]{1,36}$")
+    """The id of the person to add (usr_...)."""
     role: Literal["owner", "admin", "member"] = "member"
+    """Their role: owner, admin or member (the default)."""

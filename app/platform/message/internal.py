@@ -45,7 +45,9 @@ class InternalSend(ComposeSend):
                             "Text": "Glad to have you.", "Mode": "test"})
 
     mode: Literal["test", "live"]
+    """live sends as the account's live keys do; test as its sk_test_ keys do (the dev sinks, the sandbox domain)."""
     api_key_id: str | None = None
+    """The SMTP server's submissions: the id of the key it authenticated; the message is that key's, in its mode."""
 
 # How a submission appears in the request log (app/platform/request_log/capture.py).
 SUBMISSION_LOG = ("SMTP", "/smtp/submission")

@@ -330,18 +330,33 @@ class ComposeSend(Body):
     model_config = example({"Channel": "sms", "Recipients": ["+14155550123"], "Text": "Your order has shipped."})
 
     channel: str
+    """The channel: email, sms, push or whatsapp (another value is 422)."""
     recipients: Annotated[list[Annotated[str, Field(max_length=2048)]], Field(max_length=500)]
+    """One message each: addresses (email, 1 to 50), E.164 numbers (sms, whatsapp: 1 to 100) or device tokens (push)."""
     from_: str | None = Field(default=None, validation_alias="From")
+    """The sender: for email (required) an address of a verified domain; for sms an optional E.164 number."""
     subject: str | None = None
+    """The e-mail's subject, or the push notification's title."""
     text: str | None = None
+    """The plain-text body (email), the message (sms and whatsapp) or the push notification's body."""
     html: str | None = None
+    """The e-mail's HTML body."""
     template: str | None = None
+    """The slug of one of the account's templates of this channel, instead of Subject, Text and Html."""
     variables: dict[str, Any] | None = None
+    """The template's variables (with Template only)."""
     data: dict[str, Any] | None = None
+    """Push only: a JSON object handed to the app with the notification."""
     tags: Tags | None = None
+    """Your labels (name to value), returned with the message and its events."""
     scheduled_at: str | None = None
+    """When to deliver it (RFC 3339, at most 72 hours ahead); the message waits queued until then."""
     # E-mail only (the mail system's POST /v1/emails sends through here): as on /v1/emails/send.
     reply_to: ReplyTo | None = None
+    """E-mail only: where replies go (at most 10 addresses)."""
     headers: CustomHeaders | None = None
+    """E-mail only: custom header fields (at most 50); the ones Herald sets and `X-Herald-*` are refused."""
     attachments: Annotated[list[Attachment], Field(max_length=MAX_ATTACHMENTS)] | None = None
+    """E-mail only: files, base64, at most 10 MB decoded per message."""
     idempotency_key: IdempotencyKey | None = None
+    """1 to 128 of A-Z a-z 0-9 . _ : -: a repeat with the same key and body answers the first send."""

@@ -142,11 +142,21 @@ def composed(outcome: Outcome, recipients: list[str]) -> dict[str, Any]:
             "ReusedIdempotency": outcome.reused}
 
 
-_DASHBOARD_SUMMARY = {**_SUMMARY, "Channel": STRING, "Template": NULLABLE_STRING}
-MESSAGES = reply_of(Messages={"type": "array", "items": shape(**_DASHBOARD_SUMMARY)},
-                    NextCursor=NULLABLE_STRING, HasMore={"type": "boolean"})
-MESSAGE = reply_of(Message=shape(**_DASHBOARD_SUMMARY, Body={"type": "object"}, Content={"type": "object"},
-                                 ApiKeyId=NULLABLE_STRING),
-                   Events={"type": "array", "items": shape(Type=STRING, At=TIMESTAMP, Detail={})})
-COMPOSED = reply_of(Messages={"type": "array", "items": shape(MessageId=STRING, To=STRING, Status={"const": "queued"})},
-                    ReusedIdempotency={"type": "boolean"})
+_DASHBOARD_SUMMARY = {**_SUMMARY, "Channel": described(STRING, "The channel: email, sms, push or whatsapp."),
+                      "Template": described(NULLABLE_STRING, "The slug of the template it was rendered from; null "
+                                                             "when none.")}
+MESSAGES = reply_of(Messages=described({"type": "array", "items": shape(**_DASHBOARD_SUMMARY)},
+                                       "The account's messages, newest first."),
+                    NextCursor=described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
+                    HasMore=described({"type": "boolean"}, "Whether there is a next page."))
+MESSAGE = reply_of(Message=described(shape(
+    **_DASHBOARD_SUMMARY, Body=described({"type": "object"}, "The content: `Text` and `Html`."),
+    Content=described({"type": "object"}, "The message's whole content as stored (attachments listed, never their "
+                                          "bytes)."),
+    ApiKeyId=described(NULLABLE_STRING, "The key that sent it (`key_...`); null for the composer's sends.")),
+    "The message."), Events=_EVENTS)
+COMPOSED = reply_of(
+    Messages=described({"type": "array", "items": shape(
+        MessageId=_MESSAGE_ID, To=described(STRING, "The recipient."), Status=_QUEUED)},
+        "One message per recipient, in the order of `Recipients`."),
+    ReusedIdempotency=_REUSED)

@@ -15,7 +15,7 @@ import asyncio
 
 from sanic import Blueprint, HTTPResponse, Request
 
-from app.http.openapi import STRING, answers, reply_of
+from app.http.openapi import STRING, answers, described, reply_of
 from app.http.responses import reply
 from app.platform.gate import api as gate
 from app.platform.invitation.api import pending_count
@@ -25,9 +25,13 @@ from app.platform.tenant.views import TENANT_SHAPE
 
 bp = Blueprint("platform_dashboard_navigation")
 
-NAVIGATION = reply_of(UserId=STRING, UserEmail=STRING, TenantId=STRING,
-                      Tenants={"type": "array", "items": TENANT_SHAPE},
-                      PendingInvitations={"type": ["integer", "null"]})
+NAVIGATION = reply_of(
+    UserId=described(STRING, "The signed-in person's id (usr_...)."),
+    UserEmail=described(STRING, "Their e-mail address."),
+    TenantId=described(STRING, "Always empty: a session names no account (X-Service-Tenant does)."),
+    Tenants=described({"type": "array", "items": TENANT_SHAPE}, "The accounts they reach, with their role on each."),
+    PendingInvitations=described({"type": ["integer", "null"]},
+                                 "How many invitations wait for them; null when it could not be counted."))
 
 
 @bp.get("/api/me/navigation", ctx_auth="session", ctx_responses=answers({200: NAVIGATION}))

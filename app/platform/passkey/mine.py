@@ -17,7 +17,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import parse_body
-from app.http.openapi import NO_CONTENT, NULLABLE_STRING, STRING, TIMESTAMP, answers, reply_of, shape
+from app.http.openapi import NO_CONTENT, NULLABLE_STRING, STRING, TIMESTAMP, answers, described, reply_of, shape
 from app.http.responses import no_content, reply
 from app.platform.gate import api as gate
 from app.platform.passkey.schemas import NewPasskeyBody, NewPasskeyStartBody, RemoveBody, RenameBody
@@ -29,11 +29,16 @@ bp = Blueprint("platform_dashboard_my_passkeys")
 PASSKEY_ID = re.compile(r"pky_[0-9a-f]{24}")
 ERRORS = (403, 429, 502)
 
-PASSKEY = shape(id=STRING, nome=STRING, criada_em=TIMESTAMP, usada_em=NULLABLE_STRING,
-                sincronizada={"type": "boolean"})
-PASSKEYS = reply_of(passkeys={"type": "array", "items": PASSKEY})
-ONE = reply_of(passkey=PASSKEY)
-STARTED = reply_of(desafio_id=STRING, opcoes={"type": "object"})
+PASSKEY = shape(id=described(STRING, "The passkey's id (pky_...)."),
+                nome=described(STRING, "The name the person gave it; empty when none."),
+                criada_em=described(TIMESTAMP, "When it was registered."),
+                usada_em=described(NULLABLE_STRING, "When it was last used to sign in; null when never."),
+                sincronizada=described({"type": "boolean"}, "Whether it is backed up (synced by its provider)."))
+PASSKEYS = reply_of(passkeys=described({"type": "array", "items": PASSKEY}, "The person's passkeys, oldest first."))
+ONE = reply_of(passkey=described(PASSKEY, "The passkey."))
+STARTED = reply_of(desafio_id=described(STRING, "The challenge's id, to send back with the browser's answer."),
+                   opcoes=described({"type": "object"},
+                                    "The WebAuthn creation options for navigator.credentials.create."))
 
 
 def ceremony_origins(settings: Settings) -> frozenset[str]:

@@ -4,24 +4,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, described, reply_of, shape
 from kit.timestamps import iso
 from models.platform.platform_alert import PlatformAlertEvent, PlatformAlertRule
 
 NUMBER = {"type": "number"}
-RULE_SHAPE = shape(Id=STRING, Name=STRING, Metric=STRING, Channel=NULLABLE_STRING, TenantId=NULLABLE_STRING,
-                   Threshold=NUMBER, WindowMinutes={"type": "integer"}, Firing={"type": "boolean"},
-                   LastValue={"type": ["number", "null"]},
-                   LastEvaluatedAt={"type": ["string", "null"], "format": "date-time"},
-                   CreatedBy=STRING, CreatedAt=TIMESTAMP)
-EVENT_SHAPE = shape(Id=STRING, RuleId=STRING, RuleName=STRING, Kind=STRING, Value=NUMBER, Threshold=NUMBER,
-                    CreatedAt=TIMESTAMP)
-RULE = reply_of(Alert=RULE_SHAPE)
-RULES = reply_of(Alerts={"type": "array", "items": RULE_SHAPE}, NextCursor=NULLABLE_STRING,
-                 HasMore={"type": "boolean"})
-EVENTS = reply_of(Events={"type": "array", "items": EVENT_SHAPE}, NextCursor=NULLABLE_STRING,
-                  HasMore={"type": "boolean"})
-
+_METRIC = ("failure_rate (of a channel), bounce_rate (of the platform or one account), queue_depth (messages "
+           "queued now) or relay_lag (seconds the oldest outbox row has waited).")
+_NEXT = described(NULLABLE_STRING, "Give it as cursor for the next page; null on the last.")
+_MORE = described({"type": "boolean"}, "Whether there is a next page.")
+RULE_SHAPE = shape(
+    Id=described(STRING, "The rule's id (pal_...)."),
+    Name=described(STRING, "The rule's name."),
+    Metric=described(STRING, "What it watches: " + _METRIC),
+    Channel=described(NULLABLE_STRING, "The channel watched (email, sms, push or whatsapp); null for all or none."),
+    TenantId=described(NULLABLE_STRING, "The account a bounce_rate rule watches; null for the whole platform."),
+    Threshold=described(NUMBER, "The rule fires when the value is above it (a rate between 0 and 1)."),
+    WindowMinutes=described({"type": "integer"}, "The minutes a rate is measured over."),
+    Firing=described({"type": "boolean"}, "Whether the rule is firing now."),
+    LastValue=described({"type": ["number", "null"]}, "The value at the last evaluation; null before the first."),
+    LastEvaluatedAt=described({"type": ["string", "null"], "format": "date-time"},
+                              "When the scheduler last judged it; null before the first time."),
+    CreatedBy=described(STRING, "The id of the staff member who created it (usr_...)."),
+    CreatedAt=described(TIMESTAMP, "When it was created."))
+EVENT_SHAPE = shape(
+    Id=described(STRING, "The event's id (pae_...)."),
+    RuleId=described(STRING, "The rule's id (pal_...)."),
+    RuleName=described(STRING, "The rule's name."),
+    Kind=described({"enum": ["fired", "recovered"]}, "fired (the value went above the threshold) or recovered."),
+    Value=described(NUMBER, "The value measured."),
+    Threshold=described(NUMBER, "The rule's threshold at that moment."),
+    CreatedAt=described(TIMESTAMP, "When it happened."))
+RULE = reply_of(Alert=described(RULE_SHAPE, "The alert rule."))
+RULES = reply_of(Alerts=described({"type": "array", "items": RULE_SHAPE}, "The platform's alert rules."),
+                 NextCursor=_NEXT, HasMore=_MORE)
+EVENTS = reply_of(Events=described({"type": "array", "items": EVENT_SHAPE}, "Rules firing and recovering."),
+                  NextCursor=_NEXT, HasMore=_MORE)
 
 def rule_json(row: PlatformAlertRule) -> dict[str, Any]:
     return {"Id": row.public_id, "Name": row.name, "Metric": row.metric, "Channel": row.channel,

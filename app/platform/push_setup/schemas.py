@@ -17,4 +17,6 @@ class SubscriptionRegistration(Body):
     })
 
     site_key: str
+    """The site key of the account's snippet (wpk_...)."""
     subscription: dict
+    """The browser's PushSubscription.toJSON(): endpoint and keys."""

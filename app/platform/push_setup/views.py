@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.http.openapi import STRING, reply_of
+from app.http.openapi import STRING, described, reply_of
 
 WORKER_PATH = "/herald-sw.js"
 REGISTER_PATH = "/push/web/subscriptions"
@@ -111,5 +111,10 @@ def site_config(public_key: str | None, api_base: str, site_key: str | None, sit
             "ServiceWorker": SERVICE_WORKER, "Snippet": snippet}
 
 
-SITE_CONFIG = reply_of(PublicKey={"type": ["string", "null"]}, ApiBase=STRING, Manifest={"type": "object"}, ServiceWorker=STRING,
-                       Snippet=STRING)
+SITE_CONFIG = reply_of(
+    PublicKey=described({"type": ["string", "null"]},
+                        "The account's VAPID public key; null when it has no key pair yet."),
+    ApiBase=described(STRING, "The base URL the snippet sends subscriptions to."),
+    Manifest=described({"type": "object"}, "A minimal web app manifest for the site (name, start URL, display)."),
+    ServiceWorker=described(STRING, "The service worker's JavaScript, to serve from the site's own origin."),
+    Snippet=described(STRING, "A <script> for the site's pages: registers the worker and defines Herald.subscribe()."))

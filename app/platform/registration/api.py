@@ -22,7 +22,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import parse_body
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, answers, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, answers, described, reply_of, shape
 from app.http.paging import KeysetPage
 from app.http.responses import iso, reply
 from app.http.services import services
@@ -40,8 +40,15 @@ from models.platform.tenant import Tenant
 bp = Blueprint("platform_dashboard_registration")
 log = logging.getLogger("herald.dashboard")
 
-RESULT = reply_of(UserId=STRING, UserEmail=STRING, Tenant={"oneOf": [TENANT_SHAPE, {"type": "null"}]},
-                  Reason=NULLABLE_STRING, AccessRequestId=NULLABLE_STRING)
+RESULT = reply_of(
+    UserId=described(STRING, "The new person's id (usr_...)."),
+    UserEmail=described(STRING, "Their e-mail address."),
+    Tenant=described({"oneOf": [TENANT_SHAPE, {"type": "null"}]},
+                     "The account made, or joined by the invitation; null when none."),
+    Reason=described(NULLABLE_STRING, "Why there is no new account: DomainClaimed, TenantNameTaken, "
+                                      "ProvisioningFailed or Invited; null when one was made."),
+    AccessRequestId=described(NULLABLE_STRING, "DomainClaimed: the access request filed with the account that "
+                                               "claimed the address's domain; null otherwise."))
 
 
 def _result(request: Request, outcome: service.Outcome) -> HTTPResponse:
@@ -101,11 +108,17 @@ async def register(request: Request) -> HTTPResponse:
     return _result(request, outcome)
 
 
-REQUEST_SHAPE = shape(Id=STRING, UserId=STRING, Email=STRING,
-                      Status={"type": "string", "enum": ["pending", "approved", "denied"]}, CreatedAt=TIMESTAMP)
-REQUESTS = reply_of(AccessRequests={"type": "array", "items": REQUEST_SHAPE}, NextCursor=NULLABLE_STRING,
-                    HasMore={"type": "boolean"})
-REQUEST = reply_of(AccessRequest=REQUEST_SHAPE)
+REQUEST_SHAPE = shape(
+    Id=described(STRING, "The access request's id."),
+    UserId=described(STRING, "The id of the person who signed up (usr_...)."),
+    Email=described(STRING, "Their e-mail address, of a domain the account claimed."),
+    Status=described({"type": "string", "enum": ["pending", "approved", "denied"]}, "pending, approved or denied."),
+    CreatedAt=described(TIMESTAMP, "When they signed up."))
+REQUESTS = reply_of(AccessRequests=described({"type": "array", "items": REQUEST_SHAPE},
+                                             "The account's pending access requests of verified addresses."),
+                    NextCursor=described(NULLABLE_STRING, "Give it as cursor for the next page; null on the last."),
+                    HasMore=described({"type": "boolean"}, "Whether there is a next page."))
+REQUEST = reply_of(AccessRequest=described(REQUEST_SHAPE, "The access request."))
 
 
 def request_json(row: AccessRequest) -> dict:

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
+from app.http.openapi import STRING, answers, described, reply_of
 from models.platform.returns import RETURN_WINDOW, Kind, apply_return, keep_unmatched
 
 # What the timeline says, in plain words, for each kind (the relay's own code is added in brackets).
@@ -45,6 +46,14 @@ class RelayEvent:
 def plain_words(event: RelayEvent) -> str:
     code = f" ({event.code[:MAX_CODE]})" if event.code else ""
     return WORDS[event.kind].format(relay=NAMES.get(event.relay, event.relay), code=code)
+
+
+# The callbacks' answer: one outcome per event (app/platform/relay_event/routes.py, sendgrid.py, resend.py).
+OUTCOMES = answers({200: reply_of(Outcomes=described(
+    {"type": "array", "items": STRING},
+    "One outcome per event: bounced, soft_bounce, complained or delivered (the message moved), unchanged (already "
+    "past that move), unmatched (no message of the account); [ignored] when nothing applied, [confirming] for an "
+    "SNS subscription."))})
 
 
 async def apply_event(conn: BaseDBAsyncClient, tenant_pk: int, event: RelayEvent) -> str:

@@ -25,12 +25,11 @@ import time
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
-from app.http.openapi import STRING, answers, reply_of
 from app.http.responses import reply
 from app.platform import db
 from app.platform.relay_event import replays
 from app.platform.relay_event.accounts import relay_account
-from app.platform.relay_event.apply import RelayEvent, apply_event
+from app.platform.relay_event.apply import OUTCOMES, RelayEvent, apply_event
 from models.platform.returns import Kind
 
 bp = Blueprint("resend_events", url_prefix="/callbacks/resend")
@@ -102,7 +101,7 @@ def _header(request: Request, name: str) -> str:
 
 # The body is read raw (the signature covers its bytes): no strict model is declared.
 @bp.post("/<tenant_id:id>", ctx_auth="signature", ctx_errors=(400,),
-         ctx_responses=answers({200: reply_of(Outcomes={"type": "array", "items": STRING})}))
+         ctx_responses=OUTCOMES)
 async def events(request: Request, tenant_id: str) -> HTTPResponse:
     """Receive a Resend event for the account's messages sent through Resend.
 

@@ -17,12 +17,11 @@ import logging
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
-from app.http.openapi import STRING, answers, reply_of
 from app.http.responses import reply
 from app.platform import db
 from app.platform.relay_event import mailgun, postmark, ses, sns
 from app.platform.relay_event.accounts import relay_account
-from app.platform.relay_event.apply import RelayEvent, apply_event
+from app.platform.relay_event.apply import OUTCOMES, RelayEvent, apply_event
 from kit.actors import Actor
 from kit.aws_sns import subscribe_url_problem
 from models.outbox import enqueue
@@ -32,7 +31,6 @@ log = logging.getLogger("herald.relay_events")
 
 # Each relay's own JSON (SNS posts it as text/plain), read by the relay's module: no strict model.
 MAX_BODY_BYTES = 512 * 1024  # SNS messages are at most 256 KB; the relays' events are far smaller
-OUTCOMES = answers({200: reply_of(Outcomes={"type": "array", "items": STRING})})
 REFUSED = "The callback is not signed by this account's relay."
 
 

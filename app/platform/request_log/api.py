@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 
 from sanic import Blueprint, HTTPResponse, Request
 
-from app.http.openapi import answers
+from app.http.openapi import answers, described
 from app.http.responses import iso, reply
 from app.platform import db
 from app.platform.request_log import schemas, service, views
@@ -29,12 +29,21 @@ LIST_QUERY = tuple(name for name in schemas.FILTERS if name != "tenant_id")
 WINDOW_QUERY = ("since", "until", "mode")
 NUMBER = {"type": ["number", "null"]}
 SERIES = {"type": "object", "required": ["object", "bucket", "data"], "properties": {
-    "object": {"type": "string"}, "bucket": {"type": "string"},
-    "data": {"type": "array", "items": {"type": "object", "required": ["start", "counts"]}}}}
+    "object": described({"const": "series"}, "Always series."),
+    "bucket": described({"enum": ["minute", "hour", "day"]}, "The buckets' length: minute, hour or day."),
+    "data": described({"type": "array", "items": {"type": "object", "required": ["start", "counts"]}},
+                      "One entry per bucket with requests: its start and its counts by status class (2xx, 3xx, "
+                      "4xx, 5xx).")}}
 SUMMARY = {"type": "object", "required": ["object", "total", "errors", "error_rate", "p50_ms", "p95_ms", "top_errors"],
-          "properties": {"object": {"type": "string"}, "total": {"type": "integer"}, "errors": {"type": "integer"},
-                         "error_rate": {"type": "number"}, "p50_ms": NUMBER, "p95_ms": NUMBER,
-                         "top_errors": {"type": "array", "items": {"type": "object"}}}}
+           "properties": {
+               "object": described({"const": "summary"}, "Always summary."),
+               "total": described({"type": "integer"}, "Requests in the window."),
+               "errors": described({"type": "integer"}, "Those answered 4xx or 5xx."),
+               "error_rate": described({"type": "number"}, "errors over total, 0 to 1 (0 without requests)."),
+               "p50_ms": described(NUMBER, "The median duration in milliseconds; null without requests."),
+               "p95_ms": described(NUMBER, "The 95th percentile duration in milliseconds; null without requests."),
+               "top_errors": described({"type": "array", "items": {"type": "object"}},
+                                       "The most frequent error codes: error_code and count, most frequent first.")}}
 
 
 def _scope(request: Request) -> LogScope:

@@ -14,9 +14,13 @@ class AccountEdit(Body):
     """PATCH /api/admin/tenants/{id}: any of these; at least one (else 422)."""
 
     status: Literal["active", "suspended"] | None = None
+    """active or suspended (a suspended account's keys are refused on /v1)."""
     plan: str | None = Field(default=None, max_length=50)
+    """The account's plan (its rate limits)."""
     monthly_quota: int | None = Field(default=None, ge=0, le=QUOTA_MAX)
+    """The account's own monthly message quota; null inherits the nearest ancestor's."""
 
 
 class SupportEnter(Body):
     reason: str = Field(min_length=1, max_length=500)
+    """Why the operator enters the account (the account's members see it)."""

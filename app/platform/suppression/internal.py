@@ -12,7 +12,7 @@ from __future__ import annotations
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.bodies import parse_body
-from app.http.openapi import STRING, answers, reply_of
+from app.http.openapi import STRING, answers, described, reply_of
 from app.http.responses import reply
 from app.http.services import require_service_credential
 from app.platform import db
@@ -21,7 +21,10 @@ from app.platform.suppression.schemas import MAX_BODY_BYTES, SuppressionWrite
 
 bp = Blueprint("internal_suppressions", url_prefix="/internal/v1/tenants/<account:slug>")
 
-SUPPRESSION = reply_of(Channel=STRING, Address=STRING, Suppressed={"type": "boolean"})
+SUPPRESSION = reply_of(
+    Channel=described(STRING, "The channel: email, sms, push or whatsapp."),
+    Address=described(STRING, "The address, trimmed and lowercased."),
+    Suppressed=described({"type": "boolean"}, "Whether the address is suppressed afterwards, for any reason."))
 
 
 @bp.put("/suppressions", ctx_auth="service", ctx_body=SuppressionWrite, ctx_errors=(404, 422),

@@ -22,8 +22,11 @@ MAX_LIMIT = 100
 
 class SuppressionWrite(Body):
     channel: Literal["email", "sms", "push", "whatsapp"]
+    """The channel: email, sms, push or whatsapp."""
     address: str = Field(..., min_length=1, max_length=512)
+    """The address, number or device token."""
     suppressed: bool
+    """True suppresses it; false lifts the CRM's suppression (a bounce the platform recorded stays)."""
 
 
 def _choice(request: Request, name: str, allowed: tuple[str, ...]) -> str | None:

@@ -20,7 +20,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import Body, example
-from app.http.openapi import NULLABLE_STRING, STRING, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, described, reply_of, shape
 
 from app.http.bodies import load_json, validate
 from app.http.openapi import NO_CONTENT, answers
@@ -46,14 +46,23 @@ class TemplatePreview(Body):
                             "Variables": {"name": "Ana"}})
 
     channel: Literal["email", "sms", "push", "whatsapp"]
+    """`email`, `sms`, `push` or `whatsapp`."""
     subject: Annotated[str, Field(min_length=1, max_length=998)] | None = None
+    """The subject (e-mail) or title (push), with `{{ variables }}`."""
     text: Annotated[str, Field(min_length=1, max_length=100_000)] | None = None
+    """The text, with `{{ variables }}`."""
     html: Annotated[str, Field(min_length=1, max_length=200_000)] | None = None
+    """The HTML part (e-mail only), with `{{ variables }}`."""
     variables: Annotated[dict[str, Any], Field(max_length=100)] | None = None
+    """Sample values to render with (at most 100), by variable name."""
 
 
-PREVIEW = reply_of(Preview=shape(Subject=NULLABLE_STRING, Text=NULLABLE_STRING, Html=NULLABLE_STRING),
-                   Variables={"type": "array", "items": STRING})
+PREVIEW = reply_of(
+    Preview=described(shape(Subject=described(NULLABLE_STRING, "The rendered subject or title; null when none."),
+                            Text=described(NULLABLE_STRING, "The rendered text; null when none."),
+                            Html=described(NULLABLE_STRING, "The rendered HTML; null when none.")),
+                      "The parts rendered with the sample variables."),
+    Variables=described({"type": "array", "items": STRING}, "The variables the parts use, sorted."))
 
 
 @bp.get("/api/templates", ctx_auth="session", ctx_tenant="header", ctx_query=("limit",), ctx_errors=(403,),

@@ -15,18 +15,25 @@ IGNORED_ON_CREATE = ("parent_id", "monthly_quota", "status", "plan", "owner_user
 
 class TenantCreate(Body):
     name: str = Field(max_length=200)
+    """The account's name."""
     slug: str | None = Field(default=None, max_length=100)
+    """A unique slug; made from the name when absent (one already taken is a conflict)."""
 
 
 class ChildCreate(Body):
     name: str = Field(max_length=200)
+    """The account's name."""
     slug: str | None = Field(default=None, max_length=100)
+    """A unique slug; made from the name when absent (one already taken is a conflict)."""
     monthly_quota: int | None = Field(default=None, ge=0, le=QUOTA_MAX)
+    """The sub-account's own monthly message quota; null (the default) inherits the nearest ancestor's."""
 
 
 class ParentChange(Body):
     parent_id: str | None = Field(max_length=40)
+    """The id of the new parent (you must own it); null makes the account a root."""
 
 
 class QuotaChange(Body):
     monthly_quota: int | None = Field(ge=0, le=QUOTA_MAX)
+    """The account's own monthly message quota; null inherits the nearest ancestor's."""

@@ -10,23 +10,27 @@ import re
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
-from app.http.openapi import NULLABLE_STRING, STRING, answers, reply_of, shape
+from app.http.openapi import NULLABLE_STRING, STRING, answers, described, reply_of, shape
 from app.http.responses import reply
 from app.http.services import require_service_credential
 from app.platform import db
-from app.platform.account.views import usage_view
+from app.platform.account.views import USAGE, usage_view
 from models.platform.tenant import Tenant
 from models.platform.usage import period_of, totals
 
 bp = Blueprint("internal_usage", url_prefix="/internal/v1")
 
 PERIOD = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
+# The month's counters are /v1/account/usage's shape, described there.
 ACCOUNT_USAGE = reply_of(
-    Usage=shape(Period=STRING, EmailsSent={"type": "integer"}, SmsSent={"type": "integer"},
-                PushSent={"type": "integer"}, ApiCalls={"type": "integer"},
-                UpdatedAt={"type": ["string", "null"], "format": "date-time"}),
-    Quota=shape(MonthlyQuota={"type": ["integer", "null"]}, Plan=STRING, Status=STRING),
-    TenantId=STRING, Name=NULLABLE_STRING)
+    Usage=USAGE["properties"]["Usage"],
+    Quota=described(shape(
+        MonthlyQuota=described({"type": ["integer", "null"]}, "The quota that applies (the account's own or the "
+                                                              "nearest ancestor's); null when none."),
+        Plan=described(STRING, "The account's plan."),
+        Status=described(STRING, "The account's status: active or suspended.")), "The account's quota and plan."),
+    TenantId=described(STRING, "The account's id (acc_...)."),
+    Name=described(NULLABLE_STRING, "The account's name."))
 
 
 @bp.get("/tenants/<account:slug>/usage", ctx_auth="service", ctx_query=("period",), ctx_errors=(404, 422),

@@ -19,7 +19,7 @@ from pydantic import Field, StringConstraints
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http.bodies import Body, parse_body
-from app.http.openapi import STRING, answers, reply_of
+from app.http.openapi import STRING, answers, described, reply_of
 from app.http.responses import reply
 from app.http.services import require_service_credential
 from app.platform import db
@@ -30,11 +30,14 @@ bp = Blueprint("internal_usage_calls", url_prefix="/internal/v1")
 
 MAX_ACCOUNTS = 10_000
 AccountId = Annotated[str, StringConstraints(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
-COUNTED = reply_of(Counted={"type": "integer"}, Unknown={"type": "array", "items": STRING})
+COUNTED = reply_of(Counted=described({"type": "integer"}, "How many accounts' counts were added."),
+                   Unknown=described({"type": "array", "items": STRING},
+                                     "The account ids the platform does not know (skipped)."))
 
 
 class ApiCalls(Body):
     counts: dict[AccountId, Annotated[int, Field(ge=1, le=1_000_000_000)]] = Field(max_length=MAX_ACCOUNTS)
+    """API calls made since the last report, by account id (at most 10,000 accounts)."""
 
 
 @bp.post("/usage/api-calls", ctx_auth="service", ctx_body=ApiCalls, ctx_responses=answers({200: COUNTED}))

@@ -24,7 +24,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import parse_body
-from app.http.openapi import NO_CONTENT, STRING, answers, reply_of
+from app.http.openapi import NO_CONTENT, STRING, answers, described, reply_of
 from app.http.paging import KeysetPage
 from app.http.responses import no_content, reply
 from app.platform import db
@@ -67,7 +67,8 @@ def _page(request: Request) -> KeysetPage:
 
 
 @bp.get("/webhook-event-types", ctx_auth="session",
-        ctx_responses=answers({200: reply_of(EventTypes={"type": "array", "items": STRING})}))
+        ctx_responses=answers({200: reply_of(EventTypes=described(
+            {"type": "array", "items": STRING}, "The event types an endpoint may subscribe to, * (all) first."))}))
 async def event_types(request: Request) -> HTTPResponse:
     """The event types an endpoint subscribes to ("*" for all of them)."""
     return reply(request, {"EventTypes": [ALL_EVENTS, *CATALOG]})

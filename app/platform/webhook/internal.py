@@ -16,7 +16,7 @@ from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
 from app.http.bodies import parse_body
-from app.http.openapi import NULLABLE_STRING, answers, reply_of
+from app.http.openapi import NULLABLE_STRING, answers, described, reply_of
 from app.http.responses import reply
 from app.http.services import require_service_credential
 from app.platform import db
@@ -26,7 +26,9 @@ from models.platform.events import FOREIGN_EVENTS, emit
 
 bp = Blueprint("internal_webhook_events", url_prefix="/internal/v1/tenants/<account:slug>")
 
-EMITTED = reply_of(EventId=NULLABLE_STRING, Deliveries={"type": "integer"})
+EMITTED = reply_of(
+    EventId=described(NULLABLE_STRING, "The event's id (evt_...); null when no enabled endpoint subscribes to it."),
+    Deliveries=described({"type": "integer"}, "How many endpoints it is delivered to."))
 
 
 @bp.post("/events", ctx_auth="service", ctx_body=ForeignEvent, ctx_errors=(400, 404),

@@ -83,4 +83,6 @@ class ForeignEvent(Body):
         "ReceivedId": "rcv_0123456789abcdef01234567", "Mailbox": "support@shop.example", "Subject": "Hello",
         "Url": "https://mail.example.com/v1/received/rcv_0123456789abcdef01234567"}})
     type: str = Field(min_length=1, max_length=64)
+    """The event type; only email.received is taken from another system."""
     data: dict[str, Any]
+    """The event's data, as the webhook delivers it."""
