@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import httpx
+from tortoise import connections
 
 from tests.console.conftest import Browser, owner_with_account
 from tests.fixtures.dashboard import signed_in_staff
@@ -28,6 +29,13 @@ async def confirmed(browser: Browser, path: str, data: dict, back: str) -> httpx
         await browser.get(back)
         answer = await browser.post(path, data)
     return answer
+
+
+async def age_sessions(user_id: str, minutes: int = 11) -> None:
+    """The person's sessions as if their last proof was ``minutes`` ago (a write asks to confirm)."""
+    await connections.get("identity").execute_query(
+        "UPDATE sessions SET reauthenticated_at = reauthenticated_at - make_interval(mins => $2) "
+        "WHERE user_id = (SELECT id FROM users WHERE public_id = $1)", [user_id, minutes])
 
 
 async def staff_browser(identity, dashboard, browser: Browser, tag: str):
@@ -92,6 +100,7 @@ async def test_accounts_suspend_reactivate_and_the_audit(browser, identity, dash
     assert too_long.status_code == 400 and "Reason must be 500 characters or less" in too_long.text
     assert (await dashboard.get("/v1/account", headers=key)).status_code == 200  # nothing suspended
     # The platform asks to confirm it is you; the reason comes back filled in on the account's page.
+    await age_sessions(staff.person.id)
     asked = await browser.post(f"{page}/status", {"status": "suspended", "status_reason": "Ticket 77: spam run"})
     assert asked.status_code == 403 and "Confirm it is you" in asked.text, asked.text[:300]
     done = await browser.post("/me/confirm", {"method": "password", "password": PASSWORD, "next": page})
