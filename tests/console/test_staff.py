@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 
 import httpx
-from tortoise import connections
 
-from tests.console.conftest import Browser, owner_with_account
+from tests.console.conftest import Browser, age_sessions, owner_with_account
 from tests.fixtures.dashboard import signed_in_staff
 from tests.fixtures.identity import PASSWORD, outbox_for
 
@@ -29,13 +28,6 @@ async def confirmed(browser: Browser, path: str, data: dict, back: str) -> httpx
         await browser.get(back)
         answer = await browser.post(path, data)
     return answer
-
-
-async def age_sessions(user_id: str, minutes: int = 11) -> None:
-    """The person's sessions as if their last proof was ``minutes`` ago (a write asks to confirm)."""
-    await connections.get("identity").execute_query(
-        "UPDATE sessions SET reauthenticated_at = reauthenticated_at - make_interval(mins => $2) "
-        "WHERE user_id = (SELECT id FROM users WHERE public_id = $1)", [user_id, minutes])
 
 
 async def staff_browser(identity, dashboard, browser: Browser, tag: str):
