@@ -9,6 +9,7 @@ from typing import AsyncIterator
 
 import httpx
 import pytest
+from tortoise import connections
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.dashboard import Member, new_account, signed_in_member
@@ -62,6 +63,13 @@ async def browser(console) -> AsyncIterator[Browser]:
 async def another_browser(console) -> AsyncIterator[Browser]:
     async with httpx.AsyncClient(base_url=console, timeout=20) as http:
         yield Browser(http)
+
+
+async def age_sessions(user_id: str, minutes: int = 11) -> None:
+    """The person's sessions as if their last proof was ``minutes`` ago: a staff write asks to confirm."""
+    await connections.get("identity").execute_query(
+        "UPDATE sessions SET reauthenticated_at = reauthenticated_at - make_interval(mins => $2) "
+        "WHERE user_id = (SELECT id FROM users WHERE public_id = $1)", [user_id, minutes])
 
 
 async def owner_with_account(identity, dashboard, tag: str, name: str) -> tuple[Member, dict]:

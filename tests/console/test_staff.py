@@ -11,7 +11,7 @@ import re
 
 import httpx
 
-from tests.console.conftest import Browser, owner_with_account
+from tests.console.conftest import Browser, age_sessions, owner_with_account
 from tests.fixtures.dashboard import signed_in_staff
 from tests.fixtures.identity import PASSWORD, outbox_for
 
@@ -84,19 +84,37 @@ async def test_accounts_suspend_reactivate_and_the_audit(browser, identity, dash
     page = f"/staff/accounts/{account['Id']}"
     row = await browser.get(page)
     assert row.status_code == 200 and "A top-level account" in row.text and "Suspend Suspend Me Ltd" in row.text
-    suspended = await confirmed(browser, f"{page}/status", {"status": "suspended"}, page)
+    assert 'for="status_reason">Why you suspend it' in row.text
+    unsaid = await browser.post(f"{page}/status", {"status": "suspended", "status_reason": "  "})
+    assert unsaid.status_code == 400 and 'id="status_reason-error"' in unsaid.text
+    assert "Enter why you suspend this account" in unsaid.text
+    too_long = await browser.post(f"{page}/status", {"status": "suspended", "status_reason": "x" * 501})
+    assert too_long.status_code == 400 and "Reason must be 500 characters or less" in too_long.text
+    assert (await dashboard.get("/v1/account", headers=key)).status_code == 200  # nothing suspended
+    # The platform asks to confirm it is you; the reason comes back filled in on the account's page.
+    await age_sessions(staff.person.id)
+    asked = await browser.post(f"{page}/status", {"status": "suspended", "status_reason": "Ticket 77: spam run"})
+    assert asked.status_code == 403 and "Confirm it is you" in asked.text, asked.text[:300]
+    done = await browser.post("/me/confirm", {"method": "password", "password": PASSWORD, "next": page})
+    assert done.status_code == 303, done.text
+    again = await browser.get(done.headers["location"])
+    assert 'value="Ticket 77: spam run"' in again.text and "You confirmed it is you" in again.text
+    suspended = await browser.post(f"{page}/status", {"status": "suspended", "status_reason": "Ticket 77: spam run"})
     assert suspended.status_code == 303 and suspended.headers["location"] == f"{page}?done=suspended"
     refused = await dashboard.get("/v1/account", headers=key)  # the very next request
     assert refused.status_code == 403 and refused.json()["Error"]["Code"] == "TenantSuspended"
     after = await browser.get(f"{page}?done=suspended")
     assert "The account is suspended" in after.text and "Reactivate Suspend Me Ltd" in after.text
     assert "Status: active → suspended" in after.text and staff.person.email in after.text
+    assert '<td data-label="Reason">Ticket 77: spam run</td>' in after.text
+    assert 'value="Ticket 77' not in after.text  # carried once, not again
 
-    back = await confirmed(browser, f"{page}/status", {"status": "active"}, page)
+    back = await confirmed(browser, f"{page}/status", {"status": "active", "status_reason": "Ticket 77: cleaned"}, page)
     assert back.status_code == 303
     assert (await dashboard.get("/v1/account", headers=key)).status_code == 200
     audit = await browser.get("/staff/audit", params={"target": account["Id"], "action": "tenant.update"})
     assert audit.text.count("tenant.update") >= 2 and "Status: suspended → active" in audit.text
+    assert "Ticket 77: cleaned" in audit.text and "Ticket 77: spam run" in audit.text
     assert staff.person.email in audit.text
     assert (await browser.get("/staff/accounts/acc_00000000000000000000")).status_code == 404
 

@@ -14,6 +14,7 @@ from typing import AsyncIterator
 import httpx
 import pytest
 
+from tests.console.conftest import age_sessions
 from tests.console.test_journeys import path, sign_in, verified_person
 from tests.console.web import *  # noqa: F401,F403
 from tests.console.web import Visit
@@ -52,9 +53,10 @@ async def owner(auth, api, tag: str, name: str) -> tuple[object, dict, dict]:
     return person, account, {"Authorization": f"Bearer {made.json()['ApiKey']['Key']}"}
 
 
-async def press(web: Visit, button: str, back: str) -> None:
+async def press(web: Visit, button: str, back: str, reason: tuple[str, str] | None = None) -> bool:
     """Press a staff write's button; when the platform asks to confirm it is you, confirm with the
-    password (back on ``back``) and press it again."""
+    password (back on ``back``) and press it again (``reason``: the label and text of the reason
+    field, which must still be filled in then). True when it asked to confirm."""
     page = web.page
     await page.get_by_role("button", name=button).click()
     await page.wait_for_load_state("load")
@@ -64,8 +66,12 @@ async def press(web: Visit, button: str, back: str) -> None:
         await page.get_by_role("button", name="Confirm with my password").click()
         await page.wait_for_load_state("load")
         assert path(web).startswith(back), page.url
+        if reason:  # what was typed comes back filled in: the button is pressed again, nothing retyped
+            assert await page.get_by_label(reason[0]).input_value() == reason[1]
         await page.get_by_role("button", name=button).click()
         await page.wait_for_load_state("load")
+        return True
+    return False
 
 
 async def test_a_person_who_is_not_staff_gets_404(web: Visit, auth, api):
@@ -106,18 +112,27 @@ async def test_staff_accounts_support_blocklist_alerts_metrics(web: Visit, auth,
     await web.check("staff-account")
 
     account_page = f"/staff/accounts/{suspended['Id']}"
-    await press(web, "Suspend Rocket Parcel Co", account_page)
+    await page.get_by_role("button", name="Suspend Rocket Parcel Co").click()
+    await page.get_by_text("Enter why you suspend this account").first.wait_for()
+    await web.check("staff-suspend-error")
+    assert (await api.get("/v1/account", headers=key)).status_code == 200  # nothing suspended without a reason
+    await page.get_by_label("Why you suspend it").fill("Ticket 5120: phishing run")
+    await age_sessions(staff.id)  # the platform asks to confirm it is you: the reason must survive it
+    assert await press(web, "Suspend Rocket Parcel Co", account_page, ("Why you suspend it", "Ticket 5120: phishing run"))
     await page.get_by_text("The account is suspended").wait_for()
     refused = await api.get("/v1/account", headers=key)  # the key's very next request
     assert refused.status_code == 403 and refused.json()["Error"]["Code"] == "TenantSuspended"
     await web.check("staff-account-suspended")
-    await press(web, "Reactivate Rocket Parcel Co", account_page)
+    reactivate = ("Why you reactivate it", "Ticket 5120: the run is stopped")
+    await page.get_by_label(reactivate[0]).fill(reactivate[1])
+    await press(web, "Reactivate Rocket Parcel Co", account_page, reactivate)
     await page.get_by_text("The account is active again").wait_for()
     assert (await api.get("/v1/account", headers=key)).status_code == 200
     await page.get_by_role("link", name="The whole audit of this account").click()
     await web.heading("Audit")
     text = await page.locator("main").inner_text()
     assert "Status: active → suspended" in text and "Status: suspended → active" in text and staff.email in text
+    assert "Ticket 5120: phishing run" in text and "Ticket 5120: the run is stopped" in text
     await web.check("staff-audit")
 
     # A support session on another account: a reason, then its pages read-only with the banner.

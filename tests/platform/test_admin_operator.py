@@ -16,7 +16,7 @@ from tests.fixtures.identity import service_headers
 from tests.fixtures.platform import email
 
 WRITES = [  # one write of every /api/admin route family (method, path, body)
-    ("PATCH", "/api/admin/tenants/{tenant}", {"Status": "suspended"}),
+    ("PATCH", "/api/admin/tenants/{tenant}", {"Status": "suspended", "Reason": "spam run"}),
     ("POST", "/api/admin/tenants/{tenant}/enter", {"Reason": "again"}),
     ("POST", "/api/admin/blacklist", {"Kind": "domain", "Value": "x-{tag}.example", "Reason": "r"}),
     ("DELETE", "/api/admin/blacklist/blk_000000000000000000000000", None),
@@ -67,8 +67,21 @@ async def test_accounts_search_edit_and_a_suspension_answers_403_at_once(dashboa
     assert (await dashboard.get("/api/admin/tenants/acc_000000000000000000000000", headers=staff.auth)).status_code == 404
     assert (await dashboard.get("/api/admin/tenants", params={"colour": "x"}, headers=staff.auth)).status_code == 422
 
+    for body in ({"Status": "suspended"}, {"Status": "suspended", "Reason": "  "}, {"Status": "active", "Reason": ""},
+                 {"Reason": "why"}):
+        unsaid = await dashboard.patch(f"/api/admin/tenants/{account.tenant_id}", headers=staff.auth, json=body)
+        assert unsaid.status_code == 422, (body, unsaid.text)
+        error = unsaid.json()["Error"]
+        assert error["Code"] == "ValidationError", error
+        assert "Reason" in error["Details"] if "Status" in body else "body" in error["Details"], error
+    too_long = await dashboard.patch(f"/api/admin/tenants/{account.tenant_id}", headers=staff.auth,
+                                     json={"Status": "suspended", "Reason": "x" * 501})
+    assert too_long.status_code == 400 and "Reason" in too_long.text, too_long.text
+    assert (await dashboard.get("/v1/account", headers=account.headers)).status_code == 200  # nothing suspended
+
     suspend = await dashboard.patch(f"/api/admin/tenants/{account.tenant_id}", headers=staff.auth,
-                                    json={"Status": "suspended", "Plan": "pro", "MonthlyQuota": 1000})
+                                    json={"Status": "suspended", "Reason": " Ticket 4182: spam run ", "Plan": "pro",
+                                          "MonthlyQuota": 1000})
     assert suspend.status_code == 200, suspend.text
     tenant = suspend.json()["Tenant"]
     assert (tenant["Status"], tenant["Plan"], tenant["MonthlyQuota"], tenant["EffectiveQuota"]) == \
@@ -77,8 +90,12 @@ async def test_accounts_search_edit_and_a_suspension_answers_403_at_once(dashboa
     assert refused.status_code == 403 and refused.json()["Error"]["Code"] == "TenantSuspended"
 
     back = await dashboard.patch(f"/api/admin/tenants/{account.tenant_id}", headers=staff.auth,
-                                 json={"Status": "active"})
+                                 json={"Status": "active", "Reason": "Ticket 4182: cleaned up"})
     assert back.status_code == 200 and back.json()["Tenant"]["Status"] == "active"
+    # A plan or quota edit needs no reason.
+    quota = await dashboard.patch(f"/api/admin/tenants/{account.tenant_id}", headers=staff.auth,
+                                  json={"MonthlyQuota": 2000})
+    assert quota.status_code == 200, quota.text
     assert (await dashboard.get("/v1/account", headers=account.headers)).status_code == 200
 
     for body, status in (({}, 422), ({"Status": "gone"}, 400), ({"Status": None}, 400), ({"Colour": 1}, 400),
@@ -89,10 +106,13 @@ async def test_accounts_search_edit_and_a_suspension_answers_403_at_once(dashboa
     audit = await dashboard.get("/api/admin/audit", params={"target": account.tenant_id}, headers=staff.auth)
     assert audit.status_code == 200, audit.text
     lines = audit.json()["Audit"]
-    assert [line["Action"] for line in lines] == ["tenant.update", "tenant.update"]
-    assert lines[0]["ActorId"] == staff.id and lines[0]["Change"] == {"Status": {"From": "suspended", "To": "active"}}
-    assert lines[1]["Change"]["Status"] == {"From": "active", "To": "suspended"}
-    assert lines[1]["Change"]["MonthlyQuota"] == {"From": None, "To": 1000}
+    assert [line["Action"] for line in lines] == ["tenant.update"] * 3
+    assert lines[0]["Change"] == {"MonthlyQuota": {"From": 1000, "To": 2000}}
+    assert lines[1]["ActorId"] == staff.id and lines[1]["Change"] == {
+        "Status": {"From": "suspended", "To": "active"}, "Reason": "Ticket 4182: cleaned up"}
+    assert lines[2]["Change"]["Status"] == {"From": "active", "To": "suspended"}
+    assert lines[2]["Change"]["Reason"] == "Ticket 4182: spam run"
+    assert lines[2]["Change"]["MonthlyQuota"] == {"From": None, "To": 1000}
 
 
 async def test_a_blocked_domain_refuses_sends_at_once_and_suggestions_are_decided(dashboard, identity, make_account):

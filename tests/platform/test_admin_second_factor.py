@@ -47,7 +47,7 @@ async def test_entering_and_suspending_need_a_recent_reauthentication(dashboard,
     await age(staff.token)
 
     for method, path, body in (("POST", f"/api/admin/tenants/{tenant}/enter", {"Reason": "ticket 9"}),
-                               ("PATCH", f"/api/admin/tenants/{tenant}", {"Status": "suspended"})):
+                               ("PATCH", f"/api/admin/tenants/{tenant}", {"Status": "suspended", "Reason": "ticket 9"})):
         refused = await dashboard.request(method, path, headers=staff.auth, json=body)
         assert refused.status_code == 403, (path, refused.text)
         error = refused.json()["Error"]
@@ -65,7 +65,8 @@ async def test_entering_and_suspending_need_a_recent_reauthentication(dashboard,
     entered = await dashboard.post(f"/api/admin/tenants/{tenant}/enter", headers=staff.auth, json={"Reason": "ticket 9"})
     assert entered.status_code == 201, entered.text
     assert (await dashboard.post("/api/admin/impersonation/end", headers=staff.auth)).status_code == 200
-    suspended = await dashboard.patch(f"/api/admin/tenants/{tenant}", headers=staff.auth, json={"Status": "suspended"})
+    suspended = await dashboard.patch(f"/api/admin/tenants/{tenant}", headers=staff.auth,
+                                      json={"Status": "suspended", "Reason": "ticket 9"})
     assert suspended.status_code == 200 and suspended.json()["Tenant"]["Status"] == "suspended", suspended.text
 
 
@@ -82,7 +83,7 @@ async def test_a_suspended_accounts_key_is_refused_on_the_platform_at_once_and_e
             assert answer.status_code == 200, (system, answer.text)
 
         suspended = await dashboard.patch(f"/api/admin/tenants/{account.tenant_id}", headers=staff.auth,
-                                          json={"Status": "suspended"})
+                                          json={"Status": "suspended", "Reason": "abuse report 12"})
         assert suspended.status_code == 200, suspended.text
         at = time.monotonic()
         refused = await dashboard.get("/v1/account", headers=account.headers)

@@ -5,8 +5,10 @@ Shown only to staff (:func:`gate.require_staff`: 404 for anyone else, as ``/api/
 ``GET /api/admin/tenants`` (``?q=``, paged), ``GET/PATCH /api/admin/tenants/{id}``,
 ``POST /api/admin/tenants/{id}/enter``, ``GET /api/admin/audit``. A write the platform answers
 ``ReauthRequired`` shows "Confirm it is you" (app/console/profile/reauth.py), which sends the person
-back to the account's page to do it again. Members, keys and domains are not shown here: they are
-read inside a support session, where every read goes into the account's trail.
+back to the account's page to do it again: the reason they typed is carried there in a sealed
+cookie (:func:`_refused`) and filled in again, so they only press the button once more. Members,
+keys and domains are not shown here: they are read inside a support session, where every read goes
+into the account's trail.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import asyncio
 from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import redirect
 
-from app.console import forms, gate, upstream
+from app.console import cookies, forms, gate, upstream
 from app.console.profile import reauth
 from app.console.templating import render
 
@@ -27,6 +29,21 @@ DONE = {"suspended": "The account is suspended: its API keys are refused from th
         "active": "The account is active again: its API keys work from their next request.",
         "ended": "The support session has ended. Its reads are in the account's trail."}
 STATUSES = ("suspended", "active")
+
+
+def _reason(value: str, missing: str) -> str | None:
+    """The error of a reason field, or None."""
+    return (missing if not value else
+            f"Reason must be {MAX_REASON} characters or less" if len(value) > MAX_REASON else None)
+
+
+def _refused(request: Request, answer: upstream.Answer, account_id: str, values: dict) -> HTTPResponse | None:
+    """"Confirm it is you" when the write needs a re-authentication, carrying what the person typed
+    back to the account's page (the confirmation does not post the form again)."""
+    confirm = reauth.refused(request, answer, f"/staff/accounts/{account_id}")
+    if confirm is not None:
+        cookies.carry(request, confirm, "staff_account", {"account": account_id, "values": values})
+    return confirm
 
 
 def _cursor(request: Request) -> dict:
@@ -72,12 +89,19 @@ async def account_page(request: Request, account_id: str, status: int = 200, **c
     if row.get("ParentId"):
         above = await upstream.call(request, "GET", f"/api/admin/tenants/{row['ParentId']}")
         parent = above.get("Tenant") if above.ok else {"Id": row["ParentId"], "Name": row["ParentId"]}
+    carried = None
     if request.args.get("confirmed"):
         context.setdefault("notice", "You confirmed it is you. Now make the change again.")
+        carried = cookies.carried(request, "staff_account")
+        if carried and carried.get("account") == account_id and "values" not in context:
+            context["values"] = {name: str(value)[:MAX_REASON] for name, value in carried["values"].items()}
     elif request.args.get("done") in DONE:
         context.setdefault("notice", DONE[request.args.get("done")])
-    return render(request, "staff/account.html", status, title=row["Name"], section="accounts", row=row,
-                  parent=parent, audit=audit.get("Audit") if audit.ok else None, **context)
+    response = render(request, "staff/account.html", status, title=row["Name"], section="accounts", row=row,
+                      parent=parent, audit=audit.get("Audit") if audit.ok else None, **context)
+    if carried is not None:
+        cookies.drop_carry(request, response, "staff_account")
+    return response
 
 
 @bp.get("/staff/accounts/<account_id:id>", ctx_query=("confirmed", "done"))
@@ -88,20 +112,29 @@ async def account(request: Request, account_id: str) -> HTTPResponse:
 
 @bp.post("/staff/accounts/<account_id:id>/status")
 async def change_status(request: Request, account_id: str) -> HTTPResponse:
-    """Suspend or reactivate; the platform records who did it in the audit."""
+    """Suspend or reactivate, with the reason; the platform records who did it and why in the audit."""
     await gate.require_staff(request)
     wanted = forms.value(request, "status")
+    reason = forms.value(request, "status_reason")
+    values = {"status_reason": reason}
     if wanted not in STATUSES:
-        return await account_page(request, account_id, 400, errors={"_": "Choose to suspend or to reactivate"})
-    answer = await upstream.call(request, "PATCH", f"/api/admin/tenants/{account_id}", json={"Status": wanted})
-    confirm = reauth.refused(request, answer, f"/staff/accounts/{account_id}")
+        return await account_page(request, account_id, 400, values=values,
+                                  errors={"_": "Choose to suspend or to reactivate"})
+    error = _reason(reason, "Enter why you suspend this account" if wanted == "suspended"
+                    else "Enter why you reactivate this account")
+    if error:
+        return await account_page(request, account_id, 400, errors={"status_reason": error}, values=values)
+    answer = await upstream.call(request, "PATCH", f"/api/admin/tenants/{account_id}",
+                                 json={"Status": wanted, "Reason": reason})
+    confirm = _refused(request, answer, account_id, values)
     if confirm is not None:
         return confirm
     if answer.status == 404:
         raise gate.PageNotFound()
     if not answer.ok:
-        return await account_page(request, account_id, answer.status,
-                                  errors={"_": answer.message or "The account could not be changed. Try again"})
+        field = "status_reason" if "Reason" in (answer.details or {}) else "_"
+        return await account_page(request, account_id, answer.status, values=values,
+                                  errors={field: answer.message or "The account was not changed. Try again"})
     return redirect(f"/staff/accounts/{account_id}?done={wanted}", status=303)
 
 
@@ -110,12 +143,11 @@ async def enter(request: Request, account_id: str) -> HTTPResponse:
     """A read-only support session on the account, with the reason the owners will read."""
     await gate.require_staff(request)
     reason = forms.value(request, "reason")
-    error = ("Enter why you need to see this account" if not reason else
-             f"Reason must be {MAX_REASON} characters or less" if len(reason) > MAX_REASON else None)
+    error = _reason(reason, "Enter why you need to see this account")
     if error:
         return await account_page(request, account_id, 400, errors={"reason": error}, values={"reason": reason})
     answer = await upstream.call(request, "POST", f"/api/admin/tenants/{account_id}/enter", json={"Reason": reason})
-    confirm = reauth.refused(request, answer, f"/staff/accounts/{account_id}")
+    confirm = _refused(request, answer, account_id, {"reason": reason})
     if confirm is not None:
         return confirm
     if answer.status == 404:

@@ -2,7 +2,7 @@
 
     GET   /api/admin/tenants                 every account, paged, ?q= searches id, name and slug
     GET   /api/admin/tenants/{id}            one account
-    PATCH /api/admin/tenants/{id}            {Status: active|suspended, Plan, MonthlyQuota}
+    PATCH /api/admin/tenants/{id}            {Status: active|suspended, Reason, Plan, MonthlyQuota}
     POST  /api/admin/tenants/{id}/enter      {Reason}: a read-only support session on the account
     POST  /api/admin/impersonation/end       ends the session's support session at once
 
@@ -77,21 +77,26 @@ async def edit_account(request: Request, tenant_id: str) -> HTTPResponse:
     """Change an account's status, plan or monthly quota.
 
     Suspend or reactivate (``Status``), set the plan or the monthly quota; a suspended account's
-    keys get 403 ``TenantSuspended`` on their very next /v1 call."""
+    keys get 403 ``TenantSuspended`` on their very next /v1 call. A change of ``Status`` needs a
+    ``Reason`` (422 without one), which the audit keeps with who made the change."""
     data = _object(request)
     body = validate(data, AccountEdit)
-    if not data:
+    if not data.keys() - {"Reason"}:
         raise errors.Unprocessable("Give at least one of Status, Plan, MonthlyQuota.",
                                    details={"body": "at least one of Status, Plan, MonthlyQuota"})
     for name in ("Status", "Plan"):
         if name in data and data[name] is None:
             raise errors.ValidationError(f"Field {name!r} cannot be null.", details={name: "cannot be null"})
+    reason = (body.reason or "").strip()
+    if body.status is not None and not reason:
+        raise errors.Unprocessable("Say why the status changes: Reason is required with Status.",
+                                   details={"Reason": "required with Status, not blank"})
     quota = body.monthly_quota if "MonthlyQuota" in data else service.UNSET
     if body.status == "suspended":
         await require_reauth(request)
     async with db.transaction() as conn:
         tenant, change = await service.edit_account(conn, actor(request), tenant_id, status=body.status,
-                                                    plan=body.plan, monthly_quota=quota)
+                                                    plan=body.plan, monthly_quota=quota, reason=reason)
     if "Status" in change:
         # After the commit: this process's /v1 key gate forgets its cached keys now, the others on
         # the announcement (app/platform/api_key/principal.py).

@@ -10,6 +10,9 @@ from app.http.bodies import Body
 from app.platform.tenant.schemas import QUOTA_MAX
 
 
+REASON_MAX = 500
+
+
 class AccountEdit(Body):
     """PATCH /api/admin/tenants/{id}: any of these; at least one (else 422)."""
 
@@ -19,8 +22,10 @@ class AccountEdit(Body):
     """The account's plan (its rate limits)."""
     monthly_quota: int | None = Field(default=None, ge=0, le=QUOTA_MAX)
     """The account's own monthly message quota; null inherits the nearest ancestor's."""
+    reason: str | None = Field(default=None, max_length=REASON_MAX)
+    """Why the status changes: required with ``Status`` (suspend or reactivate), kept in the audit."""
 
 
 class SupportEnter(Body):
-    reason: str = Field(min_length=1, max_length=500)
+    reason: str = Field(min_length=1, max_length=REASON_MAX)
     """Why the operator enters the account (the account's members see it)."""

@@ -230,9 +230,10 @@ UNSET = object()
 
 
 async def edit_account(conn: BaseDBAsyncClient, actor: Actor, tenant_id: str, *, status: str | None = None,
-                       plan: str | None = None, monthly_quota=UNSET) -> tuple[Tenant, dict]:
-    """Change an account's status, plan or quota; the change (before and after) goes to the audit
-    trail. Returns the account and the change made (empty when nothing changed)."""
+                       plan: str | None = None, monthly_quota=UNSET, reason: str = "") -> tuple[Tenant, dict]:
+    """Change an account's status, plan or quota; the change (before and after, and the reason
+    given, as ``Reason``) goes to the audit trail. Returns the account and the change made (empty
+    when nothing changed)."""
     tenant = await account(conn, tenant_id)
     await conn.execute_query("SELECT id FROM tenants WHERE id = $1 FOR UPDATE", [tenant.id])
     tenant = await account(conn, tenant_id)
@@ -249,7 +250,8 @@ async def edit_account(conn: BaseDBAsyncClient, actor: Actor, tenant_id: str, *,
         change["MonthlyQuota"] = {"From": tenant.monthly_quota, "To": monthly_quota}
         await tenants.set_quota(conn, tenant.id, monthly_quota)
     if change:
-        await record(conn, actor, "tenant.update", tenant.public_id, change)
+        await record(conn, actor, "tenant.update", tenant.public_id,
+                     {**change, **({"Reason": reason} if reason else {})})
     return await account(conn, tenant_id), change
 
 
