@@ -171,8 +171,10 @@ SELECT id FROM ev
 # The input's columns are named apart from the messages' so that RETURNING reads the messages' own.
 _FINISH_MANY = f"""
 WITH i AS (
-  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-    AS i(pk, new_status, event_type, new_provider, new_provider_message_id, new_failure_reason, event_detail)
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                       $8::text[])
+    AS i(pk, new_status, event_type, new_provider, new_provider_message_id, new_failure_reason, event_detail,
+         new_request)
 ), u AS (
   UPDATE messages SET status = i.new_status, provider = COALESCE(i.new_provider, messages.provider),
          provider_message_id = COALESCE(i.new_provider_message_id, messages.provider_message_id),
@@ -185,7 +187,7 @@ WITH i AS (
 ), wh_source AS (
   SELECT u.tenant_id, u.mode, u.channel || '.' || u.status AS type, u.id AS message_id,
          {message_data_sql("u", ", 'Reason', u.failure_reason")} AS data FROM u
-){fanout_sql("wh_source")}{rollup_sql("u")}
+){fanout_sql("wh_source", request="(SELECT i.new_request FROM i WHERE i.pk = ev.message_id)")}{rollup_sql("u")}
 SELECT message_id FROM ev
 """
 
@@ -263,14 +265,15 @@ async def finish(connection, message_pk: int, status: MessageStatus, *, event: s
 
 async def finish_many(connection, outcomes: list[tuple]) -> set[int]:
     """Several :func:`finish` in one statement: ``outcomes`` holds (message pk, status, event,
-    provider, provider message id, failure reason, detail) tuples, one per message; returns the pks
-    of the messages it finished (a message no longer ``sending`` is left alone, as by finish)."""
-    columns = list(zip(*outcomes)) if outcomes else [()] * 7
+    provider, provider message id, failure reason, detail, request id) tuples, one per message (the
+    request id, which the webhook jobs the outcome causes carry, may be left off: none); returns the
+    pks of the messages it finished (a message no longer ``sending`` is left alone, as by finish)."""
+    columns = list(zip(*((*outcome, None)[:8] for outcome in outcomes))) if outcomes else [()] * 8
     rows = await _rows(connection, _FINISH_MANY, [
         list(columns[0]), [getattr(status, "value", status) for status in columns[1]],
         [event or getattr(status, "value", status) for status, event in zip(columns[1], columns[2])],
         list(columns[3]), list(columns[4]), list(columns[5]),
-        [json.dumps(detail) if detail is not None else None for detail in columns[6]]])
+        [json.dumps(detail) if detail is not None else None for detail in columns[6]], list(columns[7])])
     return {row["message_id"] for row in rows}
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from asyncpg import PostgresError
 from prometheus_client import Histogram
 
+from models.outbox import request_id
 from models.platform.message import MessageStatus, finish_many
 
 IN_FLIGHT = 2
@@ -72,7 +73,9 @@ async def finish(connection, message_pk: int, status: MessageStatus, *, event: s
         state = _loops[loop] = _Loop()
     state.connection = connection
     done = loop.create_future()
-    state.waiting.append(((message_pk, status, event, provider, provider_message_id, failure_reason, detail), done))
+    # The request id of the attempt's job, read now: the statement runs in whichever caller's turn.
+    outcome = (message_pk, status, event, provider, provider_message_id, failure_reason, detail, request_id())
+    state.waiting.append((outcome, done))
     _schedule(loop, state)
     return await done
 

@@ -30,6 +30,9 @@ async def service_only(request: Request) -> None:
 def guard(gated: BlueprintGroup, keyed: Blueprint, internal: Iterable[Blueprint]) -> None:
     """Attaches the gate to the surfaces it guards (once, at import of server.py)."""
     gated.middleware(v1.gate, "request", priority=50)
+    # A support session's reads are made on the gated /v1 only: the public edge (/collect, pages) keeps
+    # the house's bookkeeping alone (tests/runtime/test_edge.py).
+    gated.middleware(support_access.note_support_read_status, "response", priority=10)
     keyed.middleware(keys.rate_headers, "response", priority=90)
     for blueprint in internal:
         blueprint.middleware(service_only, "request")
@@ -39,4 +42,3 @@ def install(app: Sanic, gated: BlueprintGroup) -> None:
     """Refuses an app with a /v1 route outside the guarded surfaces; opens the clients the gate calls."""
     v1.require_gated(app, gated)
     services.install(app)
-    support_access.install(app)
