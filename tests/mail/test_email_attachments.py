@@ -20,7 +20,7 @@ from models.platform.message import Message
 from models.platform.provider_config import set_provider_config
 from models.platform.tenant import Tenant
 from tests.mail.conftest import dkim_dns, sign_up, verified_domain
-from tests.mail.test_email import arrived
+from tests.mail.test_email import arrived, outcome_of
 
 
 async def _sender(mail, core, dns_server, inbox):
@@ -64,7 +64,7 @@ async def test_mail_api_and_v1_sends_arrive_signed_with_the_file_intact(mail, co
     parsed = _parsed_and_signed(await arrived(inbox, "carol@example.com", 60), dns_server)
     [attachment] = list(parsed.iter_attachments())
     assert attachment.get_filename() == "figures.csv" and attachment.get_payload(decode=True) == csv
-    row = await Message.get(public_id=via_v1.json()["MessageId"])
+    row = await outcome_of(via_v1.json()["MessageId"])
     assert row.status in ("sent", "delivered") and "Sealed" not in row.content["Attachments"][0]
 
 
