@@ -88,6 +88,8 @@ class Settings:
     password_hash_cost: int = 12
     # Password-reset requests and recovery steps one client address may make per hour (identity server).
     recovery_ip_limit: int = 20
+    # E-mailed sign-in and confirmation codes one client address may have sent per hour (identity server).
+    email_code_ip_limit: int = 30
     # The identity server's e-mail (docs/identity.md): an API key with email:send of the operator's
     # tenant and a sender address on a verified domain of it (`herald up` makes both by default).
     identity_mail_key: str | None = None
@@ -331,6 +333,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         account_ip_limit=read.whole_number(env, "ACCOUNT_IP_LIMIT", 20, 1, 10_000_000),
         password_hash_cost=password_hash_cost,
         recovery_ip_limit=read.whole_number(env, "RECOVERY_IP_LIMIT", 20, 1, 10_000_000),
+        email_code_ip_limit=read.whole_number(env, "EMAIL_CODE_IP_LIMIT", 30, 1, 10_000_000),
         provider_configs={channel: read.json_object(env, f"{channel.upper()}_PROVIDER_CONFIG")
                           for channel in ("email", "sms", "push", "whatsapp")},
         mail_domain=(text("MAIL_DOMAIN") or "herald.test").lower().rstrip("."),

@@ -62,7 +62,6 @@ TWO_FACTOR_TICKET = Limit("2fa:ticket", 5, 600)
 RECOVERY_WINDOW = 3600
 RECOVERY_ACCOUNT = Limit("recovery:account", 5, 3600)
 # E-mailed login codes issued (at login and on resend): every issue counts, it sends an e-mail.
-EMAIL_CODE_IP = Limit("2fa-email:ip", 30, 3600)
 EMAIL_CODE_ACCOUNT = Limit("2fa-email:account", 10, 3600)
 # Account writes that send e-mail: every attempt counts. Per client address the ceiling is
 # ACCOUNT_IP_LIMIT an hour (see :func:`signup_ip`, :func:`email_change_ip`).
@@ -78,6 +77,13 @@ def recovery_ip() -> Limit:
     from kit.settings import get_settings
 
     return Limit("recovery:ip", get_settings().recovery_ip_limit, RECOVERY_WINDOW)
+
+
+def email_code_ip() -> Limit:
+    """E-mailed codes sent per client address an hour: EMAIL_CODE_IP_LIMIT (30 by default)."""
+    from kit.settings import get_settings
+
+    return Limit("2fa-email:ip", get_settings().email_code_ip_limit, 3600)
 
 
 def signup_ip(per_hour: int) -> Limit:

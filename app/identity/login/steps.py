@@ -54,7 +54,7 @@ async def challenge(caller: Caller, user: User) -> dict | None:
 async def send_email_code(caller: Caller, user: User, nonce: str) -> None:
     """E-mail a (new) code for the login ``nonce``; throttled per account and IP, capped per login.
     Every code sent counts; a refused resend (too soon, cap reached) gives its slots back."""
-    limits = ((throttle.EMAIL_CODE_ACCOUNT, user.public_id), (throttle.EMAIL_CODE_IP, caller.ip))
+    limits = ((throttle.EMAIL_CODE_ACCOUNT, user.public_id), (throttle.email_code_ip(), caller.ip))
     taken = await caller.counters.take(*limits)
     try:
         async with db.transaction() as conn:

@@ -54,7 +54,7 @@ async def send_reset_code(request: Request) -> HTTPResponse:
     except errors.InvalidInput:
         return reply(request, {"accepted": True}, status=202)
     taken = await caller.counters.take((throttle.EMAIL_CODE_ACCOUNT, user.public_id),
-                                       (throttle.EMAIL_CODE_IP, caller.ip))
+                                       (throttle.email_code_ip(), caller.ip))
     sent = False
     try:
         async with db.transaction() as conn:

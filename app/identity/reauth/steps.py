@@ -26,7 +26,7 @@ async def start(caller: Caller, session: Session, body: StartBody, rp: passkeys.
     address = await service.email_destination(user, body.email_id)
     challenge_id = service.new_email_challenge(session)
     taken = await caller.counters.take((throttle.EMAIL_CODE_ACCOUNT, user.public_id),
-                                       (throttle.EMAIL_CODE_IP, caller.ip))
+                                       (throttle.email_code_ip(), caller.ip))
     try:
         async with db.transaction() as conn:
             await service.send_email_otp(conn, user, challenge_id, address.email)
