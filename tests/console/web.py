@@ -35,8 +35,8 @@ from tests.fixtures.harness import ROOT, Server, free_port
 
 CHROMIUM = "/usr/bin/chromium"
 HOSTS = {"console": "console.herald.test", "platform": "api.herald.test", "identity": "auth.herald.test",
-         "crm": "crm.herald.test"}
-SYSTEMS = ("identity", "platform", "console")  # started by default; the CRM's screens add "crm"
+         "crm": "crm.herald.test", "pages": "pages.herald.test", "runtime": "sites.herald.test"}
+SYSTEMS = ("identity", "platform", "console")  # started by default; other screens add "crm", "pages", "runtime"
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 SCREENS = ROOT / "var" / "screens"
 WIDTHS = (1280, 390)
@@ -94,7 +94,7 @@ def hosts_running(services, tmp_path_factory, systems: tuple[str, ...] = SYSTEMS
     log_dir = tmp_path_factory.mktemp("herald-hosts")
     started: list[Server] = []
     try:
-        for system in sorted(systems, key=("identity", "platform", "crm", "console").index):
+        for system in sorted(systems, key=("identity", "platform", "crm", "pages", "runtime", "console").index):
             started.append(_Unwaited(system, env, log_dir, hosts.ports[system]))
             Server.wait(started[-1], 90)  # a busy machine starts slowly; a failed start is still stopped
         yield hosts
