@@ -67,6 +67,9 @@ class SessionPrincipal:
     # None outside one (docs/operator.md; app/http/support_access.py).
     support_id: str | None = None
     support_tenant: str | None = None
+    # How the session was opened (``password``, ``password+totp``, ``passkey`` ...): a passkey is
+    # possession and a verified user at once, what the operator surface asks of staff.
+    method: str = ""
 
 
 async def validate_session(source: IdentitySource, token: str) -> SessionPrincipal:
@@ -88,7 +91,7 @@ async def validate_session(source: IdentitySource, token: str) -> SessionPrincip
             return SessionPrincipal(user_id=_text(user["id"]), email=_text(user["email"]),
                                     name=user.get("name"), email_verified=user.get("email_verified") is True,
                                     session_id=_text(session["id"]), token=token, support_id=seat[0],
-                                    support_tenant=seat[1])
+                                    support_tenant=seat[1], method=str(session.get("method") or ""))
         except (KeyError, TypeError):
             pass
     log.error("identity answered the session hop with %s %s; treated as an outage",

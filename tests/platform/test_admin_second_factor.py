@@ -13,7 +13,9 @@ import httpx
 from tortoise import connections
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import PASSWORD, allowlist, jwt_parts, new_account, signed_in_member, signed_in_staff
+from tests.fixtures.authenticator import MiniAuthenticator
+from tests.fixtures.dashboard import (PASSWORD, allowlist, bearer, jwt_parts, make_person, new_account, signed_in_member,
+                                      signed_in_staff)
 
 
 def tag() -> str:
@@ -37,6 +39,29 @@ async def test_staff_without_a_second_factor_are_refused_and_others_still_see_no
     assert (await dashboard.get("/api/admin/me", headers=stranger.auth)).status_code == 404
     staff = await signed_in_staff(identity, dashboard, "factored-staff")
     me = await dashboard.get("/api/admin/me", headers=staff.auth)
+    assert me.status_code == 200 and me.json()["Staff"] is True, me.text
+
+
+async def test_a_staff_session_opened_with_a_passkey_needs_no_other_factor(dashboard, identity, servers):
+    origin = servers("platform").url
+    person = await make_person(identity, "passkey-staff")  # a password, no authenticator app, no e-mailed codes
+    device = MiniAuthenticator()
+    options = (await identity.post("/v1/passkeys/register/options", headers=person.auth)).json()
+    registered = await identity.post("/v1/passkeys/register", headers=person.auth, json={
+        "challenge_id": options["challenge_id"], "credential": device.create(options["options"], origin)})
+    assert registered.status_code == 201, registered.text
+    await allowlist(person.id)
+
+    with_password = await dashboard.post("/api/auth/login", json={"email": person.email, "password": PASSWORD})
+    assert with_password.status_code == 200, with_password.text
+    refused = await dashboard.get("/api/admin/me", headers=bearer(with_password.json()["Token"]))
+    assert refused.status_code == 403 and refused.json()["Error"]["Code"] == "SecondFactorRequired", refused.text
+
+    start = await dashboard.post("/api/auth/passkey/login/start", json={"origin": origin, "email": person.email})
+    finish = await dashboard.post("/api/auth/passkey/login/finish", json={
+        "desafio_id": start.json()["desafio_id"], "credencial": device.get(start.json()["opcoes"], origin)})
+    assert finish.status_code == 200, finish.text
+    me = await dashboard.get("/api/admin/me", headers=bearer(finish.json()["Token"]))
     assert me.status_code == 200 and me.json()["Staff"] is True, me.text
 
 

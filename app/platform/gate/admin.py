@@ -5,9 +5,11 @@
   ``NotFound`` on every path under /api/admin, routed or not, exactly like a path that does not
   exist. The session is proved the way the /api gate proves it (app/http/identity.py, checked
   with the identity server on every request), Bearer first, else the session cookie.
-- A staff member must have a second factor (an authenticator app or e-mailed codes, as the
-  identity server's ``GET /v1/2fa`` says, asked on every request like the session): without one,
-  every /api/admin path answers 403 ``SecondFactorRequired`` (the identity server away: 502).
+- A staff session must be proved with more than a password: opened with a passkey (possession and
+  a verified user at once), or the staff member has a second factor (an authenticator app or
+  e-mailed codes, as the identity server's ``GET /v1/2fa`` says, asked on every request like the
+  session). Otherwise every /api/admin path answers 403 ``SecondFactorRequired`` (the identity
+  server away: 502); the same person signed in with a passkey is let through.
   Entering an account and suspending one also need a recent re-authentication (403
   ``ReauthRequired``, app/platform/support/admin.py).
 - The CSRF rule of the /api gate applies to writes (app/platform/gate/api.py).
@@ -48,7 +50,10 @@ def _hidden() -> errors.NotFound:
 
 
 async def require_second_factor(request: Request, session: SessionPrincipal) -> None:
-    """403 ``SecondFactorRequired`` unless the staff member's account has a second factor."""
+    """403 ``SecondFactorRequired`` unless the session was opened with a passkey or the staff
+    member's account has a second factor."""
+    if session.method == "passkey":
+        return
     state = await call(services(request.app).client("identity"), caller(request), "GET", "/v1/2fa",
                        user_token=session.token)
     if state.get("enabled") is not True:
