@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from sanic import Blueprint, HTTPResponse, Request
 from sanic.response import redirect
 
@@ -11,6 +13,8 @@ from app.console.brand import site
 from app.console.templating import render
 
 bp = Blueprint("console_brand")
+HEX = re.compile(r"[0-9a-fA-F]{6}")
+COLOR = re.compile(r"#[0-9a-fA-F]{6}")  # the pages system's own check (app/pages/validation.py)
 FIELDS = {"logo": "LogoUrl", "primary": "PrimaryColor", "secondary": "SecondaryColor", "font": "Font"}
 
 
@@ -20,7 +24,8 @@ async def _page(request: Request, account: dict, status: int = 200, **context) -
     if "values" not in context and brand is not None:
         context["values"] = {name: brand.get(key) or "" for name, key in FIELDS.items()}
     return render(request, "brand/brand.html", status, title="Brand", brand=brand, admin=site.can_edit(account),
-                  saved=request.args.get("saved") == "1", **context)
+                  notice="Brand saved. Published pages show it within a minute."
+                  if request.args.get("saved") == "1" and status == 200 else None, **context)
 
 
 @bp.get("/a/<account_id:id>/pages/brand", ctx_query=("saved",))
@@ -32,9 +37,14 @@ async def brand(request: Request, account_id: str) -> HTTPResponse:
 async def save(request: Request, account_id: str) -> HTTPResponse:
     account = await gate.require_account(request, account_id)
     values = forms.values(request, *FIELDS)
-    for name in ("primary", "secondary"):
-        if values[name] and not values[name].startswith("#"):
+    errors = {}
+    for name, label in (("primary", "primary"), ("secondary", "secondary")):
+        if HEX.fullmatch(values[name]):
             values[name] = "#" + values[name]  # people often type the six digits alone
+        if values[name] and not COLOR.fullmatch(values[name]):
+            errors[name] = f"Enter the {label} colour as # and six hexadecimal digits, like #1a73e8"
+    if errors:
+        return await _page(request, account, 400, values=values, errors=errors)
     answer = await site.call(request, account_id, "PUT", "/v1/configuracoes/marca",
                              json={key: values[name] for name, key in FIELDS.items()})
     if answer.status == 403:

@@ -20,6 +20,8 @@ from app.console.templating import render
 bp = Blueprint("console_form")
 # A form of 50 fields with their options posts more than the console's 64 KiB default.
 MAX_FORM_BYTES = 256 * 1024
+NOTICES = {"created": "Form created. Put it on a page with a form block.",
+           "saved": "Form saved. Pages that show it use the change from their next submission."}
 
 
 async def _lists(request: Request, account_id: str) -> list[dict] | None:
@@ -42,7 +44,8 @@ async def _editor(request: Request, account: dict, values: dict, *, form: dict |
     rows = fields.shown_rows(values, more)
     return render(request, "form/form.html", status, title=form["Name"] if form else "New form", form=form,
                   values=values, rows=rows, types=fields.TYPES, lists=await _lists(request, account["Id"]),
-                  admin=site.can_edit(account), saved=request.args.get("saved"), **context)
+                  admin=site.can_edit(account), notice=NOTICES.get(request.args.get("saved", "")) if status == 200 else None,
+                  **context)
 
 
 @bp.get("/a/<account_id:id>/pages/forms/new")
