@@ -62,7 +62,7 @@ def image_server(files: dict[str, bytes]) -> Iterator[str]:
     WEBHOOKS_ALLOW_LOOPBACK, on with HERALD_ENV=test)."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 - the standard library's name
+        def do_GET(self):  # the standard library names the handler so
             body = files.get(self.path)
             self.send_response(200 if body else 404)
             self.send_header("Content-Type", "image/png")
