@@ -12,6 +12,11 @@ from sanic.response import redirect
 from app.console import gate, guard, templating, upstream
 from app.console.account import routes as account
 from app.console.api_key import routes as api_key
+from app.console.brand import generate as page_generate
+from app.console.brand import routes as brand
+from app.console.form import routes as site_form
+from app.console.media import routes as media
+from app.console.redirect import routes as site_redirect
 from app.console.domain import routes as domain
 from app.console.provider import routes as provider
 from app.console.push import routes as push
@@ -52,7 +57,8 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          profile.bp, reauth.bp, security.bp, passkey.bp, my_invitations.bp,
          access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
          webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp,
-         staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp)
+         staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp,
+         brand.bp, media.bp, site_form.bp, site_redirect.bp, page_generate.bp)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:

@@ -32,6 +32,7 @@ HERE = Path(__file__).resolve().parent
 NOUNS = ("signin", "signup", "verification", "password", "account", "team", "api_key", "profile", "invitation",
          "message", "compose", "template", "overview", "domain", "provider", "webhook", "request_log", "push",
          "contact", "contact_list", "contact_import", "segment", "staff", "support")
+NOUNS += ("brand", "media", "form", "redirect")  # the pages area's supporting screens
 STATIC = HERE / "static"
 
 

@@ -1,5 +1,6 @@
 """``POST /v1/ia/gerar-pagina`` (``pages:write``): a brief in, page blocks out; nothing saved.
-503 when no provider is configured (docs/pages.md, "AI page generation"). The blueprint loads the AI
+503 when no provider is configured (docs/pages.md, "AI page generation"). ``GET /v1/ia/disponibilidade``
+(``pages:read``) says whether one is, so a screen can say so before anyone writes a brief. The blueprint loads the AI
 plug-in when the server starts (``app.ctx.ai_provider``) and closes it when it stops."""
 
 from __future__ import annotations
@@ -40,3 +41,14 @@ async def generate_page(request: Request) -> HTTPResponse:
     provider = service.provider_of(getattr(request.app.ctx, "ai_provider", None))
     answer = await service.generate(provider, body.brief, body.language)
     return reply(request, {"Pagina": generated_page(answer)})
+
+
+AVAILABILITY = reply_of(Disponivel=described({"type": "boolean"},
+                                             "Whether an AI provider is configured (`AI_BASE_URL`): without one, "
+                                             "`POST /v1/ia/gerar-pagina` answers 503."))
+
+
+@bp.get("/ia/disponibilidade", ctx_scope="pages:read", ctx_responses=answers({200: AVAILABILITY}))
+async def generation_availability(request: Request) -> HTTPResponse:
+    """Whether AI page generation is available (a provider is configured); asks the provider nothing."""
+    return reply(request, {"Disponivel": getattr(request.app.ctx, "ai_provider", None) is not None})
