@@ -19,19 +19,22 @@ async def sessions(conn: BaseDBAsyncClient, tenant: str, page: OffsetPage) -> Pa
 
 
 async def visits(conn: BaseDBAsyncClient, tenant: str, ids: list[str]) -> dict[str, dict[str, Any]]:
-    """What the pixel's own events say of these sessions: the pages seen (in the order first seen)
-    and the device. One query by the events' (account, session) index; a session whose events are
+    """What the pixel's own events say of these sessions: the pages seen (in the order first seen),
+    the device, and when the first and last arrived. One query by the events' (account, session) index; a session whose events are
     gone (kept 90 days, replays 30) or were filtered as bots simply has nothing here."""
     if not ids:
         return {}
     rows = await conn.execute_query_dict(
-        "SELECT session, page, min(received_at) AS first, max(device) AS device FROM analytics_events "
+        "SELECT session, page, min(received_at) AS first, max(received_at) AS last, max(device) AS device "
+        "FROM analytics_events "
         "WHERE tenant = $1 AND session = ANY($2::varchar[]) GROUP BY session, page ORDER BY session, first",
         [tenant, ids])
     found: dict[str, dict[str, Any]] = {}
     for row in rows:
-        seen = found.setdefault(row["session"], {"pages": [], "device": row["device"] or None})
+        seen = found.setdefault(row["session"], {"pages": [], "device": row["device"] or None,
+                                                 "first": row["first"], "last": row["last"]})
         seen["pages"].append(row["page"])
+        seen["first"], seen["last"] = min(seen["first"], row["first"]), max(seen["last"], row["last"])
     return found
 
 

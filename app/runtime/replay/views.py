@@ -11,11 +11,19 @@ from models.runtime.replay import ReplaySession
 _INT, _BOOL = {"type": "integer"}, {"type": "boolean"}
 
 
+def _seconds(row: ReplaySession, seen: dict[str, Any]) -> int:
+    """From the visit's first batch or event received to its last: the recorder ships every 5 s, the
+    pixel's events (a click, a scroll) within a second."""
+    first = min(filter(None, (row.started_at, seen.get("first"))))
+    last = max(filter(None, (row.last_at, seen.get("last"))))
+    return max(0, round((last - first).total_seconds()))
+
+
 def session_view(row: ReplaySession, seen: dict[str, Any] | None = None) -> dict[str, Any]:
     seen = seen or {}
     return {"Id": row.session, "PixelId": row.pixel_id, "Page": row.page,
             "StartedAt": iso(row.started_at, "milliseconds"), "LastAt": iso(row.last_at, "milliseconds"),
-            "Seconds": max(0, round((row.last_at - row.started_at).total_seconds())),
+            "Seconds": _seconds(row, seen),
             "Pages": seen.get("pages") or [row.page], "Device": seen.get("device"),
             "Events": row.events, "Batches": row.chunks, "Bytes": row.bytes}
 
@@ -33,7 +41,8 @@ _SESSION = shape(
     Page=described(STRING, "The page its first recorded batch came from."),
     StartedAt=described(STRING, f"When its first batch was received {_MOMENT}."),
     LastAt=described(STRING, f"When its latest batch was received {_MOMENT}."),
-    Seconds=described(_INT, "Seconds from its first batch received to its latest (the recorder sends every 5 s)."),
+    Seconds=described(_INT, "Seconds from the visit's first batch or event received to its latest (the recorder "
+                            "sends every 5 s, the pixel's events within a second)."),
     Pages=described({"type": "array", "items": STRING},
                     "The pages the visit's events name, in the order first seen (an addition to the contract)."),
     Device=described({"type": ["string", "null"]},

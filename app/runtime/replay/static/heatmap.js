@@ -52,11 +52,16 @@
       var replayer = new window.rrweb.Replayer(events, { root: stage, showWarning: false, mouseTail: false });
       replayer.pause(replayer.getMetaData().totalTime);
       var wrapper = stage.querySelector(".replayer-wrapper"), frame = wrapper.querySelector("iframe");
-      /* the snapshot is drawn at the recorded viewport; the clicks are percentages of the whole page */
-      var doc = frame.contentDocument, width = frame.offsetWidth || 1280;
-      var height = doc ? Math.max(doc.documentElement.scrollHeight, doc.body ? doc.body.scrollHeight : 0, frame.offsetHeight) : frame.offsetHeight;
-      frame.style.height = height + "px";
-      frame.setAttribute("height", String(height));
-      draw(wrapper, width, height);
+      var tries = 0;
+      /* The snapshot is drawn at the recorded viewport, a moment after pause(); the clicks are
+         percentages of the whole page, so the frame is stretched to the page's height once built. */
+      (function measure() {
+        var doc = frame.contentDocument, body = doc && doc.body;
+        if ((!body || !body.children.length) && tries++ < 40) { setTimeout(measure, 50); return; }
+        var width = frame.offsetWidth || 1280;
+        var height = Math.max(doc ? doc.documentElement.scrollHeight : 0, body ? body.scrollHeight : 0, frame.offsetHeight);
+        frame.style.height = height + "px";
+        draw(wrapper, width, height);
+      })();
     })["catch"](function () { blank(); });
 })();
