@@ -54,8 +54,10 @@ async def session_events(request: Request, session_id: str) -> HTTPResponse:
 @bp.get("/sessions/<session_id:id>/viewer", ctx_role=READER, ctx_auth=AUTH, ctx_errors=ERRORS,
         ctx_responses=answers({200: VIEWER}))
 async def session_viewer(request: Request, session_id: str) -> HTTPResponse:
-    """A link to the player of one recorded session, served by the runtime's origin for the console
-    to frame, good for 10 minutes; 404 for a session the account does not have."""
+    """A link to the player of one recorded session, good for 10 minutes.
+
+    Served by the runtime's own origin for the console to frame; 404 for a session the account does
+    not have."""
     tenant = access_of(request).tenant_id
     if await service.session_of(db.connection(), tenant, session_id) is None:
         raise errors.NotFound("No recorded session with this id.")
@@ -76,8 +78,10 @@ def _query(request: Request, name: str, limit: int, required: bool = False) -> s
 @bp.get("/heatmap", ctx_role=READER, ctx_auth=AUTH, ctx_errors=ERRORS + (422,), ctx_query=("pagina", "lado"),
         ctx_responses=answers({200: VIEWER}))
 async def heatmap_viewer(request: Request) -> HTTPResponse:
-    """A link to a page's heatmap: its clicks drawn over its latest recording's first full snapshot
-    (on a blank page when none began there), served by the runtime's origin, good for 10 minutes."""
+    """A link to a page's heatmap, good for 10 minutes.
+
+    The page's clicks drawn over its latest recording's first full snapshot (on a blank page when
+    none began there), served by the runtime's own origin for the console to frame."""
     page, side = _query(request, "pagina", 512, required=True), _query(request, "lado", 40)
     tenant = access_of(request).tenant_id
     recorded = await service.latest_of_page(db.connection(), tenant, page)

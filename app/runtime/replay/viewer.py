@@ -102,7 +102,9 @@ def _page_claims(request: Request, kind: str) -> dict[str, Any] | HTTPResponse:
 
 @bp.get("/replay", ctx_query=("t",), ctx_errors=(401, 404), ctx_responses=HTML)
 async def player(request: Request) -> HTTPResponse:
-    """The player page of one recorded session (the token from ``GET /v1/replay/sessions/{id}/viewer``)."""
+    """The player page of one recorded session.
+
+    The token comes from ``GET /v1/replay/sessions/{id}/viewer``."""
     claims = _page_claims(request, "replay")
     if isinstance(claims, HTTPResponse):
         return claims
@@ -111,7 +113,9 @@ async def player(request: Request) -> HTTPResponse:
 
 @bp.get("/heatmap", ctx_query=("t",), ctx_errors=(401, 404), ctx_responses=HTML)
 async def heatmap(request: Request) -> HTTPResponse:
-    """A page as its latest recording drew it, its clicks over it (the token from ``GET /v1/replay/heatmap``)."""
+    """A page as its latest recording drew it, with its clicks over it.
+
+    The token comes from ``GET /v1/replay/heatmap``."""
     claims = _page_claims(request, "heatmap")
     if isinstance(claims, HTTPResponse):
         return claims
@@ -124,8 +128,10 @@ async def heatmap(request: Request) -> HTTPResponse:
 @bp.get("/events", ctx_query=("t", "cursor", "limit"), ctx_errors=(401, 404),
         ctx_responses=answers({200: Schema({"type": "object"})}))
 async def events(request: Request) -> HTTPResponse:
-    """The token's recorder events: a session's, a page of batches at a time, or for a heatmap the
-    events up to its recording's first full snapshot."""
+    """The recorder events the token names.
+
+    A session's, a page of batches at a time; for a heatmap, the events up to its recording's first
+    full snapshot."""
     claims = _claims(request)
     conn, tenant, session = db.connection(), claims["t"], claims.get("s")
     if not session:

@@ -32,7 +32,9 @@
     var wrapper = stage.querySelector(".replayer-wrapper"), frame = wrapper && wrapper.querySelector("iframe");
     if (!frame) return;
     var width = frame.offsetWidth || 1, height = frame.offsetHeight || 1;
-    var scale = Math.min(1, stage.clientWidth / width);
+    /* the whole recorded viewport in sight: as wide as the stage, no taller than the frame left below the controls */
+    var room = Math.max(120, window.innerHeight - stage.getBoundingClientRect().top - 12);
+    var scale = Math.min(1, stage.clientWidth / width, room / height);
     wrapper.style.transform = "scale(" + scale + ")";
     stage.style.height = Math.ceil(height * scale) + "px";
   }
