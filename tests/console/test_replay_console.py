@@ -204,8 +204,10 @@ async def test_heatmap_and_replay_play_from_the_runtime_origin_and_load_nothing_
     console_origin = hosts.url("console")
 
     # The heatmap: the page as the visitor saw it, from the runtime's origin, the clicks over it.
-    await web.goto(f"/a/{account}/analytics/heatmaps")
+    shown = await web.goto(f"/a/{account}/analytics/heatmaps")
     await web.heading("Heatmaps")
+    assert shown.headers["referrer-policy"] == "no-referrer"
+    assert shown.headers["content-security-policy"].endswith(f"; frame-src {hosts.url('runtime')}")
     assert await page.locator("select#pagina").input_value() == "/offer"
     frame_element = page.locator("iframe.heatmap-frame")
     assert await frame_element.get_attribute("sandbox") == "allow-scripts allow-same-origin"
@@ -244,5 +246,7 @@ async def test_heatmap_and_replay_play_from_the_runtime_origin_and_load_nothing_
     assert REMOTE in await recorded_page.evaluate("document.querySelector('img').getAttribute('src')")
     assert "allow-scripts" not in await player.evaluate("document.querySelector('iframe').getAttribute('sandbox')")
     await web.check("analytics-replay")
+    missing = await page.goto(f"/a/{account}/analytics/replays/nosuchsession0")
+    assert missing.status == 404
 
     assert len(remote.requests) == before, f"the remote host was asked {remote.requests[before:]} while shown"
