@@ -43,7 +43,7 @@ class RemoteImages:
         seen = self.requests
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802  (the http.server API)
+            def do_GET(self) -> None:  # the http.server API names it
                 seen.append(self.path)
                 self.send_response(200)
                 self.send_header("Content-Type", "image/png")
@@ -110,7 +110,6 @@ def replay_hosts(services, tmp_path_factory, dns_server):  # noqa: F811
 
 @pytest.fixture(scope="module")
 async def replay_chromium(replay_hosts):
-    hosts, _ = replay_hosts
     rules = ", ".join(f"MAP {host} 127.0.0.1" for host in (*HOSTS.values(), REMOTE, "*.example.com"))
     async with launch_chromium(f"--host-resolver-rules={rules}", "--ignore-certificate-errors") as browser:
         yield browser
@@ -152,7 +151,8 @@ async def _published_site(hosts, dns, owner) -> tuple[str, str, dict]:
         dns.publish(domain["Record"]["Name"], "TXT", domain["Record"]["Value"])
         assert (await pages.post(f"/v1/dominios/{domain['Id']}/verificar", headers=headers)).status_code == 200
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{hosts.ports['runtime']}", timeout=20) as runtime:
-            pixel = await runtime.post("/v1/pixels", headers=headers, json={"Name": "Site", "Site": host, "Replay": True})
+            pixel = await runtime.post("/v1/pixels", headers=headers,
+                                       json={"Name": "Site", "Site": host, "Replay": True})
             assert pixel.status_code == 201, pixel.text
         return account, host, headers
 

@@ -50,7 +50,8 @@ async def test_a_reader_gets_a_player_link_served_from_the_runtime_origin_alone(
     link = await runtime.get(f"/v1/replay/sessions/{session}/viewer", headers=reader)
     assert link.status_code == 200, link.text
     found = link.json()["Viewer"]
-    assert found["Session"] == session and found["Url"].startswith(str(runtime.base_url).rstrip("/") + "/viewer/replay?t=")
+    assert found["Session"] == session
+    assert found["Url"].startswith(str(runtime.base_url).rstrip("/") + "/viewer/replay?t=")
 
     page = await runtime.get(_path(found["Url"]))
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]

@@ -19,9 +19,10 @@ async def sessions(conn: BaseDBAsyncClient, tenant: str, page: OffsetPage) -> Pa
 
 
 async def visits(conn: BaseDBAsyncClient, tenant: str, ids: list[str]) -> dict[str, dict[str, Any]]:
-    """What the pixel's own events say of these sessions: the pages seen (in the order first seen),
-    the device, and when the first and last arrived. One query by the events' (account, session) index; a session whose events are
-    gone (kept 90 days, replays 30) or were filtered as bots simply has nothing here."""
+    """What the pixel's own events say of these sessions: the pages seen (in the order first
+    seen), the device, and when the first and last arrived. One query by the events' (account,
+    session) index; a session whose events are gone (kept 90 days, replays 30) simply has nothing
+    here."""
     if not ids:
         return {}
     rows = await conn.execute_query_dict(
