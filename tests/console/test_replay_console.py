@@ -241,6 +241,8 @@ async def test_heatmap_and_replay_play_from_the_runtime_origin_and_load_nothing_
     await until(player, "['playing', 'finished'].includes(document.body.dataset.state)")
     await player.select_option("#speed", "8")
     await until(player, "document.body.dataset.state === 'finished'", 60)
+    played, length = (await player.evaluate("document.getElementById('clock').textContent")).split(" / ")
+    assert played == length, "at the end the position is the recording's length"
     recorded_page = player.child_frames[0]
     assert await recorded_page.evaluate("document.querySelector('h1').textContent") == "Spring offer"
     assert REMOTE in await recorded_page.evaluate("document.querySelector('img').getAttribute('src')")

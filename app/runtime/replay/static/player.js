@@ -38,9 +38,10 @@
     wrapper.style.transform = "scale(" + scale + ")";
     stage.style.height = Math.ceil(height * scale) + "px";
   }
-  function tick() {
-    var now = replayer ? replayer.getCurrentTime() : 0;
-    seek.value = String(Math.min(total, now));
+  function tick(ended) {
+    /* the replayer's clock runs on a little past the last event; the position never passes the end */
+    var now = ended === true ? total : Math.min(total, replayer ? replayer.getCurrentTime() : 0);
+    seek.value = String(now);
     clock.textContent = minutes(now) + " / " + minutes(total);
     document.body.setAttribute("data-played", String(Math.round(now)));
   }
@@ -48,7 +49,7 @@
     replayer.play(from);
     play.textContent = "Pause";
     state("playing", "Playing.");
-    if (!timer) timer = setInterval(tick, 250);
+    if (!timer) timer = setInterval(function () { if (document.body.getAttribute("data-state") === "playing") tick(); }, 250);
   }
   function pause() {
     replayer.pause();
@@ -65,7 +66,7 @@
     replayer.on("resize", fit);
     replayer.on("finish", function () {
       play.textContent = "Play again";
-      tick();
+      tick(true);
       state("finished", "The recording has ended.");
     });
     total = replayer.getMetaData().totalTime;
@@ -84,7 +85,10 @@
   });
   seek.addEventListener("input", function () {
     var at = Number(seek.value);
-    if (document.body.getAttribute("data-state") === "playing") replayer.play(at); else replayer.pause(at);
+    if (document.body.getAttribute("data-state") === "playing") { replayer.play(at); tick(); return; }
+    replayer.pause(at);
+    play.textContent = "Play";
+    state("paused", "Paused at " + minutes(at) + ".");
     tick();
   });
   speed.addEventListener("change", function () { if (replayer) replayer.setConfig({ speed: Number(speed.value) }); });
