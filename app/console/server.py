@@ -30,6 +30,8 @@ from app.console.contact import routes as contact
 from app.console.contact_import import routes as contact_import
 from app.console.contact_list import routes as contact_list
 from app.console.segment import routes as segment
+from app.console.heatmap import routes as heatmap
+from app.console.replay import routes as replay
 from app.console.template import routes as template
 from app.console.overview import routes as overview
 from app.console.passkey import routes as passkey
@@ -58,7 +60,8 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
          webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp,
          staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp,
-         brand.bp, media.bp, site_form.bp, site_redirect.bp, page_generate.bp)
+         brand.bp, media.bp, site_form.bp, site_redirect.bp, page_generate.bp,
+         heatmap.bp, replay.bp)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:

@@ -29,10 +29,8 @@ from sanic.response import html, raw
 from app.console import guard, qr, words
 
 HERE = Path(__file__).resolve().parent
-NOUNS = ("signin", "signup", "verification", "password", "account", "team", "api_key", "profile", "invitation",
-         "message", "compose", "template", "overview", "domain", "provider", "webhook", "request_log", "push",
-         "contact", "contact_list", "contact_import", "segment", "staff", "support")
-NOUNS += ("brand", "media", "form", "redirect")  # the pages area's supporting screens
+# Every screen's folder holds its own templates (``<noun>/templates``), loaded under the folder's name.
+NOUNS = tuple(sorted(folder.parent.name for folder in HERE.glob("*/templates") if folder.is_dir()))
 STATIC = HERE / "static"
 
 

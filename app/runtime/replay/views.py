@@ -11,10 +11,25 @@ from models.runtime.replay import ReplaySession
 _INT, _BOOL = {"type": "integer"}, {"type": "boolean"}
 
 
-def session_view(row: ReplaySession) -> dict[str, Any]:
+def _seconds(row: ReplaySession, seen: dict[str, Any]) -> int:
+    """From the visit's first batch or event received to its last: the recorder ships every 5 s, the
+    pixel's events (a click, a scroll) within a second."""
+    first = min(filter(None, (row.started_at, seen.get("first"))))
+    last = max(filter(None, (row.last_at, seen.get("last"))))
+    return max(0, round((last - first).total_seconds()))
+
+
+def session_view(row: ReplaySession, seen: dict[str, Any] | None = None) -> dict[str, Any]:
+    seen = seen or {}
     return {"Id": row.session, "PixelId": row.pixel_id, "Page": row.page,
             "StartedAt": iso(row.started_at, "milliseconds"), "LastAt": iso(row.last_at, "milliseconds"),
+            "Seconds": _seconds(row, seen),
+            "Pages": seen.get("pages") or [row.page], "Device": seen.get("device"),
             "Events": row.events, "Batches": row.chunks, "Bytes": row.bytes}
+
+
+def viewer_view(link: dict[str, str], session: str | None = None) -> dict[str, Any]:
+    return {"Viewer": {**link, "Session": session}}
 
 
 # The answers' shapes, for the OpenAPI document (app/http/openapi.py), each field described (docs/runtime.md).
@@ -26,6 +41,12 @@ _SESSION = shape(
     Page=described(STRING, "The page its first recorded batch came from."),
     StartedAt=described(STRING, f"When its first batch was received {_MOMENT}."),
     LastAt=described(STRING, f"When its latest batch was received {_MOMENT}."),
+    Seconds=described(_INT, "Seconds from the visit's first batch or event received to its latest (the recorder "
+                            "sends every 5 s, the pixel's events within a second)."),
+    Pages=described({"type": "array", "items": STRING},
+                    "The pages the visit's events name, in the order first seen (an addition to the contract)."),
+    Device=described({"type": ["string", "null"]},
+                     "desktop, mobile or tablet, from the visit's events; null when they are gone or filtered."),
     Events=described(_INT, "Recorder events kept."),
     Batches=described(_INT, "Batches kept."),
     Bytes=described(_INT, "Bytes of recorder events kept."))
@@ -37,3 +58,11 @@ EVENTS = reply_of(Session=_SESSION_ID,
                   Events=described({"type": "array", "items": {"type": "object"}},
                                    "rrweb events in recorded order, for rrweb's Replayer; empty for another "
                                    "account's session."), **_CURSOR)
+VIEWER = reply_of(Viewer=described(shape(
+    Url=described(STRING, "The viewer page on the runtime's own origin, for the console to frame; its token "
+                          "is signed for this account and what it shows."),
+    ExpiresAt=described(STRING, "When the link stops working (RFC 3339): ask for a new one with each page shown."),
+    Session=described({"type": ["string", "null"]},
+                      "The recorded session shown (for a heatmap: the latest that began on the page; null: "
+                      "none, the clicks are drawn on a blank page).")),
+    "A link to the viewer (an addition to the contract: docs/runtime.md, \"The viewer\")."))
