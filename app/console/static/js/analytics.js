@@ -21,7 +21,10 @@
     var options = {
       width: Math.max(holder.clientWidth, 280), height: 240,
       series: [{}].concat(SERIES.map(function (serie) { return {label: serie[0], stroke: serie[1], width: 2}; })),
-      axes: [{}, {}],
+      // One tick a day at most, named as the table names it (the UTC day), whatever the browser's zone.
+      axes: [{space: 48, incrs: [86400, 2 * 86400, 7 * 86400, 14 * 86400],
+               values: function (self, ticks) { return ticks.map(function (tick) { return new Date(tick * 1000).toISOString().slice(5, 10); }); }},
+             {incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 50000, 100000]}],
       scales: {x: {time: true}},
     };
     holder.textContent = "";
