@@ -16,6 +16,7 @@ import time
 
 import httpx
 import pytest
+import redis
 
 from tests.console.test_journey_invitations import sign_in, verified_person
 from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
@@ -88,7 +89,20 @@ async def until_live(tab: Visit) -> None:
     await tab.page.locator("#live-state").filter(has_text="Live: new visits appear").wait_for(timeout=15_000)
 
 
-async def test_live_view_overview_quality_and_the_stream_cap(analytics_chromium, analytics_hosts, dns_server):  # noqa: F811
+def open_streams_of(services, person_id: str) -> int:
+    """The person's live streams the runtime holds open now (its leases not run out)."""
+    from kit.settings import load_settings
+    from models.runtime.stream import open_streams_of_person
+
+    client = redis.Redis.from_url(load_settings(services.env).streams_redis_url)
+    try:
+        return client.zcount(open_streams_of_person(person_id), time.time(), "+inf")
+    finally:
+        client.close()
+
+
+async def test_live_view_overview_quality_and_the_stream_cap(analytics_chromium, analytics_hosts, dns_server,  # noqa: F811
+                                                             services):
     hosts = analytics_hosts
     owner, account = await owner_with_a_published_page(hosts, dns_server)
     context = await analytics_chromium.new_context(base_url=hosts.url("console"), viewport={"width": 1280, "height": 800})
@@ -164,10 +178,16 @@ async def test_live_view_overview_quality_and_the_stream_cap(analytics_chromium,
     fourth = await live_tab(context, hosts, account)
     refusal = fourth.page.get_by_role("alert")
     await refusal.filter(has_text="You already have 3 live streams open").wait_for()
-    assert "Close another tab with the live view" in await refusal.inner_text()
+    assert "Each tab with the live view open holds one." in await refusal.inner_text()
     assert await fourth.page.locator("#live-state").inner_text() == "Not live."
     await fourth.check("analytics-live-refused")
+    assert open_streams_of(services, owner.id) == 3  # the relayed tabs are the runtime's streams of the person
     await second.page.close()
+    # The tab closed, the relay closes the runtime's stream at once (well before its 9 s lease runs out).
+    deadline = time.monotonic() + 5
+    while open_streams_of(services, owner.id) != 2:
+        assert time.monotonic() < deadline, "closing the tab did not close the runtime's stream"
+        await fourth.page.wait_for_timeout(200)
     deadline = time.monotonic() + 20
     while True:
         await fourth.page.get_by_role("button", name="Try again").click()

@@ -64,7 +64,7 @@ def _refusal(status: int, body: object, retry_after: str | None) -> dict:
     if isinstance(body, dict) and isinstance(body.get("Error"), dict):
         message = str(body["Error"].get("Message") or "")
     if status == 429:
-        text = (message or "Too many live views are open.") + " Close another tab with the live view, then try again."
+        text = (message or "Too many live views are open; close one and retry.") + " Each tab with the live view open holds one."
     elif status == 401:
         text = "Your session has ended. Sign in again to follow the visits live."
     elif status == 403:

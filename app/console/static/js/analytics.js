@@ -28,7 +28,13 @@
       scales: {x: {time: true}},
     };
     holder.textContent = "";
-    new uPlot(options, data, holder);
+    var chart = new uPlot(options, data, holder);
+    // A phone turned, a window narrowed: the chart follows its box (uPlot draws at a fixed width).
+    var pending = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(pending);
+      pending = setTimeout(function () { chart.setSize({width: Math.max(holder.clientWidth, 280), height: 240}); }, 100);
+    });
   }
 
   function cell(label, text) {
