@@ -18,23 +18,37 @@
       data[0].push(Date.parse(cells[0].getAttribute("data-at")) / 1000);
       SERIES.forEach(function (serie, index) { data[index + 1].push(Number(cells[heads.indexOf(serie[0])].textContent)); });
     });
-    var options = {
-      width: Math.max(holder.clientWidth, 280), height: 240,
-      series: [{}].concat(SERIES.map(function (serie) { return {label: serie[0], stroke: serie[1], width: 2}; })),
-      // One tick a day at most, named as the table names it (the UTC day), whatever the browser's zone.
-      axes: [{space: 48, incrs: [86400, 2 * 86400, 7 * 86400, 14 * 86400],
-               values: function (self, ticks) { return ticks.map(function (tick) { return new Date(tick * 1000).toISOString().slice(5, 10); }); }},
-             {incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 50000, 100000]}],
-      scales: {x: {time: true}},
-    };
-    holder.textContent = "";
-    var chart = new uPlot(options, data, holder);
+    var chart = null;
+    // The axes in the page's own colours (light or dark), read when drawn; drawn again when the
+    // scheme changes, since a canvas does not follow CSS.
+    function build() {
+      var style = getComputedStyle(holder);
+      var ink = style.color, grid = style.getPropertyValue("--border").trim() || "#d0d7de";
+      var options = {
+        width: Math.max(holder.clientWidth, 280), height: 240,
+        series: [{}].concat(SERIES.map(function (serie) { return {label: serie[0], stroke: serie[1], width: 2}; })),
+        // One tick a day at most, named as the table names it (the UTC day), whatever the browser's zone.
+        axes: [{space: 48, stroke: ink, grid: {stroke: grid}, ticks: {stroke: grid}, incrs: [86400, 2 * 86400, 7 * 86400, 14 * 86400],
+                 values: function (self, ticks) { return ticks.map(function (tick) { return new Date(tick * 1000).toISOString().slice(5, 10); }); }},
+               {stroke: ink, grid: {stroke: grid}, ticks: {stroke: grid},
+                incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 50000, 100000]}],
+        scales: {x: {time: true}},
+      };
+      if (chart) { chart.destroy(); }
+      holder.textContent = "";
+      chart = new uPlot(options, data, holder);
+    }
+    build();
     // A phone turned, a window narrowed: the chart follows its box (uPlot draws at a fixed width).
     var pending = null;
     window.addEventListener("resize", function () {
       clearTimeout(pending);
       pending = setTimeout(function () { chart.setSize({width: Math.max(holder.clientWidth, 280), height: 240}); }, 100);
     });
+    if (window.matchMedia) {
+      var scheme = window.matchMedia("(prefers-color-scheme: dark)");
+      if (scheme.addEventListener) { scheme.addEventListener("change", build); }
+    }
   }
 
   function cell(label, text) {
