@@ -162,7 +162,12 @@ async def test_live_view_overview_quality_and_the_stream_cap(analytics_chromium,
     await page.get_by_role("link", name="Today").click()
     await page.get_by_role("heading", name="Today: /launch").wait_for()
     assert await page.locator(".analytics-totals li").first.locator(".number").inner_text() == "1"
-    await web.check()
+    await web.check("analytics-today")
+
+    # The relay is the person's: without the console's session it sends to sign-in, opening nothing.
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{hosts.ports['console']}", timeout=10) as anonymous:
+        answer = await anonymous.get(f"/a/{account}/analytics/live/stream")
+        assert answer.status_code == 303 and answer.headers["location"].startswith("/sign-in")
 
     await web.goto(f"/a/{account}/analytics/quality", "analytics-quality")
     await web.heading("Traffic quality")

@@ -11,7 +11,7 @@
     if (!holder || !table || typeof uPlot === "undefined") { return; }
     var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) { return th.textContent.trim(); });
     var rows = table.querySelectorAll("tbody tr");
-    if (!rows.length) { return; }
+    if (rows.length < 2) { return; }  // one day (today) is a number, not a line: the table says it
     var data = [[]].concat(SERIES.map(function () { return []; }));
     Array.prototype.forEach.call(rows, function (row) {
       var cells = row.querySelectorAll("td");
