@@ -28,12 +28,13 @@ A server calls :func:`install` while it is built, so the clients close when it s
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, AsyncIterator, Callable, Mapping
 
 import hmac
 
@@ -250,6 +251,45 @@ class ServiceClient:
                       "same for every system?)", self.system, method, path)
             raise errors.AuthorizationError("The request could not be authorized.")
         return ServiceResponse(status, body, response.headers)
+
+    @contextlib.asynccontextmanager
+    async def stream(self, method: str, path: str, *, headers: Mapping[str, str] | None = None,
+                     user_token: str | None = None, params: Mapping[str, Any] | None = None,
+                     read_timeout: float | None = None,
+                     outage: Outage = errors.UpstreamError) -> AsyncIterator[httpx.Response]:
+        """A response read as it arrives (Server-Sent Events relayed by the console): the httpx
+        response, its body not read; the caller iterates ``aiter_raw()``. The same credential,
+        breaker and failure rules as :meth:`request` for opening it (a 5xx, unreachable or timed out
+        callee raises ``outage``; 2xx and 4xx are returned, a 4xx's body readable with ``aread()``).
+        ``read_timeout``: the longest silence between two chunks (a stream's heartbeats). Leaving the
+        block closes the connection, so the callee sees its reader gone (a relay's browser closed)."""
+        sent = dict(headers or {})
+        if user_token is not None:
+            if not BEARER_TOKEN.fullmatch(user_token):
+                raise errors.AuthorizationError("The credential is not valid.")
+            sent["Authorization"] = f"Bearer {user_token}"
+        if not self.breaker.admit():
+            raise outage_error(outage, self.breaker.retry_after())
+        probe = self.breaker.probing
+        timeout = httpx.Timeout(self._timeout.write, connect=self._timeout.connect, read=read_timeout)
+        request = self._client().build_request(method, path, params=params, headers=sent, timeout=timeout)
+        try:
+            response = await self._client().send(request, stream=True)
+        except httpx.TimeoutException as exc:
+            raise self._failure(outage, method, path, f"timed out ({type(exc).__name__})") from None
+        except httpx.TransportError as exc:
+            raise self._failure(outage, method, path, f"unreachable ({type(exc).__name__}: {exc})") from None
+        except BaseException:
+            if probe:
+                self.breaker.abandoned()
+            raise
+        try:
+            if not (200 <= response.status_code < 300 or 400 <= response.status_code < 500):
+                raise self._failure(outage, method, path, f"answered {response.status_code}")
+            self.breaker.succeeded()
+            yield response
+        finally:
+            await response.aclose()
 
     def _failure(self, outage: Outage, method: str, path: str, reason: str) -> errors.HttpError:
         opened = self.breaker.failed()

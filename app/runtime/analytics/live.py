@@ -16,6 +16,8 @@ pub/sub subscription keeps its connection, so these never take the app's other c
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import logging
 import re
 import secrets
@@ -61,6 +63,21 @@ def _frame(stream_id: str, data: str) -> str:
     return f"id: {stream_id}\nevent: visit\ndata: {data}\n\n"
 
 
+def client_address(request: Request) -> str:
+    """The person's address: the one the console forwards when it relays this stream
+    (``X-Service-Client-Ip``, believed only beside the service credential in ``X-Service-Token``, as
+    the platform believes it), else the peer's. Without it every stream the console relays would
+    count under the console's one address, and three people watching would lock out the rest."""
+    named, proof = request.headers.get("x-service-client-ip"), request.headers.get("x-service-token")
+    expected = request.app.ctx.settings.service_token
+    if named and proof and expected and hmac.compare_digest(proof.encode(), expected.encode()):
+        try:
+            return str(ipaddress.ip_address(named.strip()))
+        except ValueError:
+            pass
+    return request.remote_addr or request.ip or ""
+
+
 def _text(value) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -69,7 +86,7 @@ async def stream(request: Request, tenant: str, person: str) -> None:
     settings = request.app.ctx.settings
     heartbeat, cap = settings.runtime_sse_heartbeat_seconds, settings.runtime_live_streams
     redis: aioredis.Redis = request.app.ctx.live_redis
-    address = request.remote_addr or request.ip or ""
+    address = client_address(request)
     member = secrets.token_hex(8)
     keys = [open_streams(tenant), open_streams_of_person(person), open_streams_of_address(address)]
     lease = heartbeat * 3

@@ -1,0 +1,24 @@
+"""The console's reads of the runtime's ``/v1/analytics`` as the person, for the account of the page
+(``X-Service-Tenant``), through the one client (app/console/upstream.py, ``system="runtime"``).
+
+The runtime answers 404 for an account the person cannot read analytics in: the console's 404
+page. A runtime that does not answer makes that part of the page say it is unavailable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sanic import Request
+
+from app.console import gate, upstream
+
+
+async def read(request: Request, account_id: str, path: str, **options: Any) -> upstream.Answer | None:
+    """One GET for one part of a page: None when the runtime is unavailable or refuses (the part says so)."""
+    try:
+        answer = await upstream.call(request, "GET", path, tenant=account_id, system="runtime", **options)
+    except upstream.Unavailable:
+        return None
+    if answer.status == 404:
+        raise gate.PageNotFound()
+    return answer if answer.ok else None
