@@ -50,6 +50,10 @@ FAILURES_TO_OPEN = 5
 COOL_DOWN_SECONDS = 10.0
 DEFAULT_TIMEOUT = httpx.Timeout(5.0, connect=2.0)
 LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=30)
+# Streams (the console's live-view relay) hold a connection as long as a tab stays open: they get a
+# pool of their own, so open tabs never make the ordinary calls wait, and a bound of their own (the
+# runtime's per-person and per-account caps come first; past this one a new stream is an outage).
+STREAM_LIMITS = httpx.Limits(max_connections=500, max_keepalive_connections=0)
 HEADERS = {"Accept": "application/json", "User-Agent": "herald-services"}
 
 Outage = type[errors.HttpError]
@@ -157,6 +161,7 @@ class ServiceClient:
         self._token = token
         self._timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         self._http: httpx.AsyncClient | None = None
+        self._stream_http: httpx.AsyncClient | None = None
 
     def __repr__(self) -> str:  # never the token
         return f"ServiceClient({self.system!r}, {self.base_url!r}, breaker={self.breaker.state})"
@@ -168,10 +173,17 @@ class ServiceClient:
                                            trust_env=False, follow_redirects=False, headers=HEADERS)
         return self._http
 
+    def _streams(self) -> httpx.AsyncClient:
+        if self._stream_http is None:
+            self._stream_http = httpx.AsyncClient(base_url=self.base_url, timeout=self._timeout, limits=STREAM_LIMITS,
+                                                  trust_env=False, follow_redirects=False, headers=HEADERS)
+        return self._stream_http
+
     async def aclose(self) -> None:
-        if self._http is not None:
-            await self._http.aclose()
-            self._http = None
+        for client in (self._http, self._stream_http):
+            if client is not None:
+                await client.aclose()
+        self._http = self._stream_http = None
 
     async def __aenter__(self) -> ServiceClient:
         return self
@@ -272,9 +284,9 @@ class ServiceClient:
             raise outage_error(outage, self.breaker.retry_after())
         probe = self.breaker.probing
         timeout = httpx.Timeout(self._timeout.write, connect=self._timeout.connect, read=read_timeout)
-        request = self._client().build_request(method, path, params=params, headers=sent, timeout=timeout)
+        request = self._streams().build_request(method, path, params=params, headers=sent, timeout=timeout)
         try:
-            response = await self._client().send(request, stream=True)
+            response = await self._streams().send(request, stream=True)
         except httpx.TimeoutException as exc:
             raise self._failure(outage, method, path, f"timed out ({type(exc).__name__})") from None
         except httpx.TransportError as exc:
