@@ -11,6 +11,9 @@ from sanic.response import redirect
 
 from app.console import gate, guard, templating, upstream
 from app.console.account import routes as account
+from app.console.alert import routes as alert
+from app.console.destination import routes as destination
+from app.console.integration import routes as integration
 from app.console.api_key import routes as api_key
 from app.console.domain import routes as domain
 from app.console.provider import routes as provider
@@ -52,7 +55,8 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          profile.bp, reauth.bp, security.bp, passkey.bp, my_invitations.bp,
          access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
          webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp,
-         staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp)
+         staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp,
+         alert.bp, destination.bp, integration.bp)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:
