@@ -29,15 +29,15 @@ KINDS = {"disparou": "Fired", "normalizou": "Back to normal", "reiniciado": "Res
 STATES = {"calm": "Calm", "firing": "Firing"}
 MIN_WINDOW, MAX_WINDOW = 5, 31 * 24 * 60
 HISTORY = 50  # events a page of the account's history shows
-OWN_HISTORY = 200  # the account's latest events an alert's page looks through for its own
 
 
 def _words() -> dict:
     return {"metrics": METRICS, "kinds": KINDS, "states": STATES}
 
 
-async def _history(request: Request, account_id: str, limit: int, cursor: str | None = None) -> dict | None:
-    params = {"limit": str(limit), **({"cursor": cursor} if cursor else {})}
+async def _history(request: Request, account_id: str, limit: int, cursor: str | None = None,
+                   alert_id: str | None = None) -> dict | None:
+    params = {"limit": str(limit), **({"cursor": cursor} if cursor else {}), **({"alerta": alert_id} if alert_id else {})}
     found = await crm.read(request, account_id, "/v1/alertas/eventos", params=params)
     if found is None or not found.ok:
         return None
@@ -48,17 +48,17 @@ async def _history(request: Request, account_id: str, limit: int, cursor: str | 
 async def alerts(request: Request, account_id: str) -> HTTPResponse:
     account = await gate.require_account(request, account_id)
     listed = await crm.read(request, account_id, "/v1/alertas", params={"limit": "200"})
-    cursor = (request.args.get("cursor") or "")[:500] or None
+    cursor = _cursor(request)
     return render(request, "alert/alerts.html", title="Alerts", admin=crm.can_edit(account),
                   alerts=listed.get("alertas", []) if listed is not None and listed.ok else None,
                   history=await _history(request, account_id, HISTORY, cursor), cursor=cursor, **_words())
 
 
 def _form_page(request: Request, account: dict, *, alert: dict | None, values: dict, status: int = 200,
-               errors: dict | None = None, history: list | None = None, notice: str | None = None) -> HTTPResponse:
+               errors: dict | None = None, history: dict | None = None, notice: str | None = None) -> HTTPResponse:
     return render(request, "alert/alert.html" if alert else "alert/new.html", status,
                   title=alert["nome"] if alert else "New alert", alert=alert, values=values, errors=errors or {},
-                  admin=crm.can_edit(account), history=history, notice=notice, **_words())
+                  admin=crm.can_edit(account), history=history, notice=notice, cursor=_cursor(request), **_words())
 
 
 def _values_of(alert: dict) -> dict:
@@ -131,16 +131,19 @@ async def _alert(request: Request, account_id: str, alert_id: str) -> dict:
     return found.get("alerta")
 
 
-async def _own_history(request: Request, account_id: str, alert_id: str) -> list | None:
-    history = await _history(request, account_id, OWN_HISTORY)
-    return None if history is None else [event for event in history["events"] if event["alerta_id"] == alert_id]
+def _cursor(request: Request) -> str | None:
+    return (request.args.get("cursor") or "")[:500] or None
+
+
+async def _own_history(request: Request, account_id: str, alert_id: str) -> dict | None:
+    return await _history(request, account_id, HISTORY, _cursor(request), alert_id)
 
 
 SAVED = {"created": "Alert created. Herald reads its metric now, then every minute.",
          "saved": "Alert saved. It starts again from calm and its metric is read now."}
 
 
-@bp.get("/a/<account_id:id>/alerts/<alert_id:id>", ctx_query=("saved",))
+@bp.get("/a/<account_id:id>/alerts/<alert_id:id>", ctx_query=("saved", "cursor"))
 async def alert_page(request: Request, account_id: str, alert_id: str) -> HTTPResponse:
     account = await gate.require_account(request, account_id)
     alert = await _alert(request, account_id, alert_id)
