@@ -138,7 +138,7 @@ async def _page(request: Request, account: dict, integration_id: str, status: in
 
 
 NOTICES = {"created": "Conversion integration added. Send a test to check its settings.",
-           "saved": "Conversion integration saved.", "tested": "A test conversion is queued."}
+           "saved": "Conversion integration saved."}  # a test: the deliveries say where it is
 
 
 @bp.get("/a/<account_id:id>/integrations/<integration_id:id>", ctx_query=("done", "test", "poll"))
