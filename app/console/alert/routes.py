@@ -19,10 +19,10 @@ bp = Blueprint("console_alert")
 # The CRM's metrics (docs/crm.md, "Alerts"), each with what its threshold counts.
 METRICS = {
     "taxa_descadastro": ("Unsubscribe rate", "Contacts who opted out in the window, per 100 contacts of the account."),
-    "queda_contatos": ("Drop in new contacts", "Contacts created in the window against the window before, as a "
-                                               "drop in percent (0 when it grew)."),
-    "falhas_entrega": ("Failed deliveries", "Deliveries to your destinations and conversion integrations whose last "
-                                            "attempt in the window failed."),
+    "queda_contatos": ("Drop in new contacts", ("Contacts created in the window against the window before, as a "
+                                                "drop in percent (0 when it grew).")),
+    "falhas_entrega": ("Failed deliveries", ("Deliveries to your destinations and conversion integrations whose last "
+                                             "attempt in the window failed.")),
     "falhas_jornada": ("Failed journey steps", "Journey steps that failed in the window."),
 }
 KINDS = {"disparou": "Fired", "normalizou": "Back to normal", "reiniciado": "Reset by an edit"}

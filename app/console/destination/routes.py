@@ -14,10 +14,10 @@ from sanic.response import redirect
 from app.console import gate, upstream
 from app.console.contact import crm
 from app.console.destination import deliveries
-from app.console.templating import render
+from app.console.templating import is_htmx, render
 
 bp = Blueprint("console_destination")
-FIELDS = {"url": "url", "eventos": "events", "descricao": "description"}
+FIELDS = {"url": ("url", "The URL"), "eventos": ("events", "The events:"), "descricao": ("description", "The note")}
 
 
 def _base(account_id: str, destination_id: str = "") -> str:
@@ -51,9 +51,11 @@ def _read(request: Request) -> tuple[dict, dict]:
 def _refusal(answer: upstream.Answer) -> dict:
     if answer.status == 403:
         return {"_": "Only owners and admins change destinations."}
-    for key, field in FIELDS.items():
+    for key, (field, label) in FIELDS.items():
+        if isinstance(answer.details.get(key), str):  # the CRM's words for the problem, after the field's name
+            return {field: f"{label} {answer.details[key].rstrip('.')}."}
         if key in answer.details:
-            return {field: f"{answer.message or 'Check this value'}"}
+            return {field: answer.message or "Check this value"}
     return {"_": answer.message or "Herald could not save the destination. Try again."}
 
 
@@ -98,14 +100,16 @@ async def _destination(request: Request, account_id: str, destination_id: str) -
 async def _page(request: Request, account: dict, destination_id: str, status: int = 200, *,
                 values: dict | None = None, **context) -> HTTPResponse:
     account_id = account["Id"]
-    destination = await _destination(request, account_id, destination_id)
+    # The deliveries first: the health read after them is as fresh (the CRM writes both at once).
     shown = await deliveries.context(request, account_id, f"/v1/destinos/{destination_id}",
                                      _base(account_id, destination_id))
+    destination = await _destination(request, account_id, destination_id)
     values = values or {"url": destination["url"], "description": destination["descricao"],
                         "events": destination["eventos"], "enabled": destination["ativo"]}
     return render(request, "destination/destination.html", status, fragment="destination/_deliveries.html",
                   title="Destination", destination=destination, values=values, events=deliveries.EVENTS,
                   admin=crm.can_edit(account), secret=context.pop("secret", None), answerer="The endpoint",
+                  target=destination, refreshing=is_htmx(request),
                   **shown, **context)
 
 

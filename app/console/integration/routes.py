@@ -14,12 +14,12 @@ from sanic.response import redirect
 from app.console import gate, upstream
 from app.console.contact import crm
 from app.console.destination import deliveries
-from app.console.templating import render
+from app.console.templating import is_htmx, render
 
 bp = Blueprint("console_integration")
 PATH = "/v1/integracoes-de-conversao"
-KINDS = {"meta_capi": ("Meta Conversions API", "Sends each event to your Meta pixel (dataset), with the contact's "
-                                               "e-mail and phone hashed."),
+KINDS = {"meta_capi": ("Meta Conversions API", ("Sends each event to your Meta pixel (dataset), with the contact's "
+                                                "e-mail and phone hashed.")),
          "ga4": ("Google Analytics 4", "Sends each event to your GA4 property through the Measurement Protocol.")}
 SETTINGS = {"meta_capi": ("pixel_id", "access_token", "test_event_code"), "ga4": ("measurement_id", "api_secret")}
 SECRETS = ("access_token", "api_secret")
@@ -78,11 +78,16 @@ def _read(request: Request, existing: dict | None) -> tuple[dict, dict, dict]:
 def _refusal(answer: upstream.Answer) -> dict:
     if answer.status == 403:
         return {"_": "Only owners and admins change conversion integrations."}
-    fields = {"nome": "name", "tipo": "kind", "mapeamentos": _map_id(next(iter(deliveries.EVENTS))),
-              **{name: name for names in SETTINGS.values() for name in names}}
-    for key, field in fields.items():
+    first_map = _map_id(next(iter(deliveries.EVENTS)))
+    fields = {"nome": ("name", "The name"), "tipo": ("kind", "The kind:"), "mapeamentos": (first_map, "Conversion names:"),
+              "pixel_id": ("pixel_id", "The pixel id"), "access_token": ("access_token", "The access token"),
+              "test_event_code": ("test_event_code", "The test event code"),
+              "measurement_id": ("measurement_id", "The measurement id"), "api_secret": ("api_secret", "The API secret")}
+    for key, (field, label) in fields.items():
+        if isinstance(answer.details.get(key), str):  # the CRM's words for the problem, after the field's name
+            return {field: f"{label} {answer.details[key].rstrip('.')}."}
         if key in answer.details:
-            return {field: f"{answer.message or 'Check this value'}"}
+            return {field: answer.message or "Check this value"}
     return {"_": answer.message or "Herald could not save the integration. Try again."}
 
 
@@ -129,11 +134,13 @@ def _values_of(integration: dict) -> dict:
 async def _page(request: Request, account: dict, integration_id: str, status: int = 200, *,
                 integration: dict | None = None, values: dict | None = None, **context) -> HTTPResponse:
     account_id = account["Id"]
-    integration = integration or await _integration(request, account_id, integration_id)
+    # The deliveries first: the health read after them is as fresh (the CRM writes both at once).
     shown = await deliveries.context(request, account_id, f"{PATH}/{integration_id}", _base(account_id, integration_id))
+    integration = integration or await _integration(request, account_id, integration_id)
     return render(request, "integration/integration.html", status, fragment="destination/_deliveries.html",
                   title=integration["nome"], integration=integration, values=values or _values_of(integration),
                   admin=crm.can_edit(account), answerer=KINDS.get(integration["tipo"], ("The ad platform",))[0],
+                  target=integration, refreshing=is_htmx(request),
                   **_words(), **shown, **context)
 
 
