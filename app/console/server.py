@@ -13,6 +13,9 @@ from app.console import gate, guard, templating, upstream
 from app.console.account import routes as account
 from app.console.analytics import live as analytics_live
 from app.console.analytics import routes as analytics
+from app.console.alert import routes as alert
+from app.console.destination import routes as destination
+from app.console.integration import routes as integration
 from app.console.api_key import routes as api_key
 from app.console.brand import generate as page_generate
 from app.console.brand import routes as brand
@@ -64,7 +67,8 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp,
          brand.bp, media.bp, site_form.bp, site_redirect.bp, page_generate.bp,
          heatmap.bp, replay.bp,
-         analytics.bp, analytics_live.bp)
+         analytics.bp, analytics_live.bp,
+         alert.bp, destination.bp, integration.bp)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:

@@ -42,10 +42,15 @@ async def list_alerts(conn: BaseDBAsyncClient, tenant: str, page: KeysetPage) ->
     return await page.fetch(conn, CrmAlert.filter(tenant=tenant).using_db(conn), audience=f"{tenant}:alertas")
 
 
-async def events(conn: BaseDBAsyncClient, tenant: str, page: KeysetPage) -> Page[CrmAlertEvent]:
-    """The account's firing history, newest first (alerts deleted since included)."""
-    return await page.fetch(conn, CrmAlertEvent.filter(tenant=tenant).using_db(conn),
-                            audience=f"{tenant}:alertas:eventos")
+async def events(conn: BaseDBAsyncClient, tenant: str, page: KeysetPage, *,
+                 alert_id: str | None = None) -> Page[CrmAlertEvent]:
+    """The account's firing history, newest first (alerts deleted since included); ``alert_id``:
+    one alert's (its cursor is bound to that alert, so it never pages another history)."""
+    query = CrmAlertEvent.filter(tenant=tenant)
+    if alert_id:
+        query = query.filter(alert_public_id=alert_id)
+    return await page.fetch(conn, query.using_db(conn),
+                            audience=f"{tenant}:alertas:eventos" + (f":{alert_id}" if alert_id else ""))
 
 
 async def create(conn: BaseDBAsyncClient, tenant: str, values: dict[str, Any]) -> CrmAlert:

@@ -2,7 +2,8 @@
 
     GET    /v1/alertas              the alerts (paging)                                  leitor
     POST   /v1/alertas              create: 201 {alerta}, calm                            admin
-    GET    /v1/alertas/eventos      the account-wide firing history (keyset paging)       leitor
+    GET    /v1/alertas/eventos      the account-wide firing history (keyset paging;       leitor
+                                    ?alerta= one alert's)
     GET    /v1/alertas/{id}         one alert with its state                              leitor
     PATCH  /v1/alertas/{id}         edit its configuration: back to calm                  admin
     DELETE /v1/alertas/{id}         delete (its events stay in the history)               admin
@@ -29,12 +30,16 @@ SESSION = "session"
 ACCESS_ERRORS = (400, 403, 404, 502, 503)
 
 
-@bp.get("/eventos", ctx_auth=SESSION, ctx_role="leitor", ctx_query=("cursor", "limit"), ctx_errors=ACCESS_ERRORS,
-        ctx_responses=answers({200: EVENTS}))
+@bp.get("/eventos", ctx_auth=SESSION, ctx_role="leitor", ctx_query=("cursor", "limit", "alerta"),
+        ctx_errors=ACCESS_ERRORS, ctx_responses=answers({200: EVENTS}))
 async def alert_events(request: Request) -> HTTPResponse:
-    """The account-wide firing history, newest first."""
+    """The account-wide firing history, newest first.
+
+    `alerta` (an alert's id, `alr_...`): that alert's events only, a deleted alert's included; an id
+    the account never had gives an empty history."""
     page = KeysetPage.of(request, default_limit=50, max_limit=200)
-    found = await service.events(db.connection(), access_of(request).tenant_id, page)
+    alert_id = (request.args.get("alerta") or "")[:40] or None
+    found = await service.events(db.connection(), access_of(request).tenant_id, page, alert_id=alert_id)
     return reply(request, {"eventos": [event_view(row) for row in found.items], "proximo_cursor": found.next_cursor,
                            "tem_mais": found.has_more})
 
