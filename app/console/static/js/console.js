@@ -28,5 +28,16 @@
   document.addEventListener("DOMContentLoaded", function () {
     var summary = document.querySelector("[data-focus]");
     if (summary) { summary.focus(); }
+    showCurrentSection();
   });
+  window.addEventListener("resize", showCurrentSection);
+  // The account's sections scroll sideways on a phone: the current one is brought into view
+  // (the list's own scroll only: the page itself never moves).
+  function showCurrentSection() {
+    var current = document.querySelector(".account-nav [aria-current='page']");
+    var strip = current && current.closest("ul");
+    if (strip && strip.scrollWidth > strip.clientWidth) {
+      strip.scrollLeft = current.offsetLeft - strip.offsetLeft - (strip.clientWidth - current.offsetWidth) / 2;
+    }
+  }
 })();
