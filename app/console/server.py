@@ -13,6 +13,7 @@ from app.console import gate, guard, templating, upstream
 from app.console.account import routes as account
 from app.console.api_key import routes as api_key
 from app.console.domain import routes as domain
+from app.console.experiment import routes as experiment
 from app.console.provider import routes as provider
 from app.console.push import routes as push
 from app.console.request_log import routes as request_log
@@ -51,7 +52,7 @@ META = ("/healthz", "/readyz", "/version", "/metrics", "/openapi.json", "/docs")
 PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, account.bp, team.bp, api_key.bp,
          profile.bp, reauth.bp, security.bp, passkey.bp, my_invitations.bp,
          access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
-         webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp,
+         webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp, experiment.bp,
          staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp)
 
 
