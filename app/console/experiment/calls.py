@@ -9,6 +9,7 @@ read for one part of a page answers None instead, and that part says it is unava
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timezone
 from typing import Any
 
 from sanic import Request
@@ -64,9 +65,12 @@ async def pixel_counts(request: Request, account_id: str, page: dict, experiment
     ``AB`` answer, or None when the runtime cannot say (unavailable, or the person has no analytics)."""
     if not experiment.get("StartedAt"):
         return None
-    params = {"pagina": f"/{page['Slug']}", "de": experiment["StartedAt"]}
-    if experiment.get("ConcludedAt"):
-        params["ate"] = experiment["ConcludedAt"]
+    # The rollups are hourly and counted from the hour's start: from the hour the test started (a
+    # view before the start carries no variant, so nothing else is counted), up to now (after the
+    # end the page carries no variant either).
+    started = datetime.fromisoformat(experiment["StartedAt"].replace("Z", "+00:00")).astimezone(timezone.utc)
+    params = {"pagina": f"/{page['Slug']}",
+              "de": started.replace(minute=0, second=0, microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")}
     try:
         answer = await upstream.call(request, "GET", "/v1/analytics/ab", params=params, tenant=account_id,
                                      system="runtime")
