@@ -15,7 +15,8 @@ from typing import Mapping
 MAX_VARIANTS = 10  # the pages system's bound (models/pages/page.py MAX_VARIANTS)
 MAX_NAME = 100
 MAX_HEADLINE = 300
-ROW = re.compile(r"^name-(\d{1,2})$")
+# Browsers send empty fields, but Sanic drops blank values: a row is any index of its three fields.
+ROW = re.compile(r"^(?:name|weight|headline)-(\d{1,2})$")
 
 
 def blank(name: str = "", weight: str = "") -> dict:
@@ -62,6 +63,8 @@ def check(rows: list[dict], saved: list[dict]) -> dict[str, str]:
             total += int(row["weight"])
         if len(row["headline"]) > MAX_HEADLINE:
             errors[f"headline-{index}"] = f"The headline of {label} must be {MAX_HEADLINE} characters or less"
+    if not rows:
+        errors["name-0"] = f"Enter the name of variant {len(saved) + 1}"
     count = len(saved) + len(rows)
     if count < 2:
         errors["variants"] = "A test needs at least two variants: add another one"

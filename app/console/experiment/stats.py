@@ -37,6 +37,7 @@ class Verdict:
     leader: Row | None = None  # called at 95 %
     ahead: Row | None = None  # the best rate so far, called or not
     confidence: float | None = None  # Φ(z) of the best against the runner-up
+    enough: bool = False  # every variant has MIN_VIEWS: below it the z-test's figure means little, so it is not shown
     reason: str = ""
     mismatch: str | None = None
     notes: list[str] = field(default_factory=list)
@@ -90,7 +91,8 @@ def verdict(rows: list[Row]) -> Verdict:
         spread = math.sqrt(pooled * (1 - pooled) * (1 / first.views + 1 / second.views))
         if spread:
             found.confidence = _phi((first.rate - second.rate) / spread)
-    if fewest.views < MIN_VIEWS:
+    found.enough = fewest.views >= MIN_VIEWS
+    if not found.enough:
         found.reason = (f"Not enough data to call a leader: every variant needs at least {MIN_VIEWS} views "
                         f"({fewest.name} has {fewest.views}).")
     elif found.ahead is None:
