@@ -9,7 +9,7 @@ read for one part of a page answers None instead, and that part says it is unava
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sanic import Request
@@ -68,7 +68,7 @@ async def pixel_counts(request: Request, account_id: str, page: dict, experiment
     # The rollups are hourly and counted from the hour's start: from the hour the test started (a
     # view before the start carries no variant, so nothing else is counted), up to now (after the
     # end the page carries no variant either).
-    started = datetime.fromisoformat(experiment["StartedAt"].replace("Z", "+00:00")).astimezone(timezone.utc)
+    started = datetime.fromisoformat(experiment["StartedAt"]).astimezone(UTC)
     params = {"pagina": f"/{page['Slug']}",
               "de": started.replace(minute=0, second=0, microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")}
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 MAX_VARIANTS = 10  # the pages system's bound (models/pages/page.py MAX_VARIANTS)
 MAX_NAME = 100
@@ -29,7 +29,7 @@ def starting_rows(saved: int) -> list[dict]:
 
 
 def rows_of_form(form: Mapping) -> list[dict]:
-    indexes = sorted({int(found.group(1)) for key in form.keys() if (found := ROW.match(key))})
+    indexes = sorted({int(found.group(1)) for key in form if (found := ROW.match(key))})
     rows = []
     for index in indexes[:MAX_VARIANTS]:
         rows.append({"name": (form.get(f"name-{index}") or "").strip()[:MAX_NAME + 1],
