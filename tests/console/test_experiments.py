@@ -90,6 +90,7 @@ async def test_variants_start_results_auto_stop_and_promotion(pages_console, bro
         assert promoted.status_code == 303
         ended = await browser.get(promoted.headers["location"])
         assert "The test has ended: B was published as the page." in ended.text and "Start a new test" in ended.text
+        assert "Set up the variants of a new test" in ended.text
         page = (await pages.get(f"/v1/paginas/{subject['Id']}")).json()["Pagina"]
     assert page["Blocks"][0]["Text"] == "New headline" and page["Status"] == "publicado"
     assert "Ended" in (await browser.get(base)).text

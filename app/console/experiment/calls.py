@@ -39,9 +39,14 @@ async def page_list(request: Request, account_id: str, cursor: str | None) -> di
         return None
     rows = listed.get("Paginas") or []
 
+    # One read per page (the pages system has no list of experiments), at most 8 at a time.
+    bound = asyncio.Semaphore(8)
+
     async def experiment_of(page: dict) -> dict | None:
         try:
-            answer = await pages(request, account_id, "GET", f"/v1/paginas/{page['Id']}/experimento", not_found=False)
+            async with bound:
+                answer = await pages(request, account_id, "GET", f"/v1/paginas/{page['Id']}/experimento",
+                                     not_found=False)
         except upstream.Unavailable:
             return None
         return answer.get("Experimento") if answer.ok else None

@@ -45,6 +45,7 @@ async def _page(request: Request, account: dict, page_id: str, *, status: int = 
         else None
     found = stats.verdict(stats.rows_of(experiment, pixel))
     saved = experiment.get("Variantes") or [] if state == "rascunho" else []
+    expanded = rows is not None  # rows posted back (a refusal, a row added): the folded form stays open
     if rows is None:
         rows = form.starting_rows(len(saved))
     winner = next((item for item in experiment.get("Variantes") or [] if item["Id"] == experiment.get("WinnerId")),
@@ -53,7 +54,7 @@ async def _page(request: Request, account: dict, page_id: str, *, status: int = 
                                                                                              or {})}
     return render(request, "experiment/experiment.html", status, fragment="experiment/_results.html",
                   title=f"Experiment: {page['Title']}", subject=page, address=_address(page), experiment=experiment,
-                  state=state, states=STATES, verdict=found, pixel=pixel, saved=saved, rows=rows,
+                  state=state, states=STATES, verdict=found, expanded=expanded, pixel=pixel, saved=saved, rows=rows,
                   errors=errors or {}, notice=notice, chosen=chosen or (found.leader.id if found.leader else ""),
                   winner=winner, rule=shown_rule, confidences=CONFIDENCES, admin=gate.is_admin(account),
                   headline_of=form.headline_of, min_views=stats.MIN_VIEWS, max_variants=form.MAX_VARIANTS)
