@@ -23,6 +23,7 @@ from app.console.form import routes as site_form
 from app.console.media import routes as media
 from app.console.redirect import routes as site_redirect
 from app.console.domain import routes as domain
+from app.console.experiment import routes as experiment
 from app.console.provider import routes as provider
 from app.console.push import routes as push
 from app.console.request_log import routes as request_log
@@ -68,7 +69,7 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          brand.bp, media.bp, site_form.bp, site_redirect.bp, page_generate.bp,
          heatmap.bp, replay.bp,
          analytics.bp, analytics_live.bp,
-         alert.bp, destination.bp, integration.bp)
+         alert.bp, destination.bp, integration.bp, experiment.bp)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:
