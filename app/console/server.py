@@ -19,6 +19,8 @@ from app.console.request_log import routes as request_log
 from app.console.webhook import routes as webhook
 from app.console.invitation import mine as my_invitations
 from app.console.invitation import routes as invitation
+from app.console.journey import routes as journey
+from app.console.journey import step_routes as journey_step
 from app.console.message import routes as message
 from app.console.compose import routes as compose
 from app.console.contact import routes as contact
@@ -52,7 +54,7 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          profile.bp, reauth.bp, security.bp, passkey.bp, my_invitations.bp,
          access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
          webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp,
-         staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp)
+         staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp, journey.bp, journey_step.bp)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:
