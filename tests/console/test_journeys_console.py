@@ -59,6 +59,15 @@ async def web(journey_chromium, journey_hosts) -> AsyncIterator[Visit]:
         await context.close()
 
 
+async def said(web: Visit, text: str) -> None:
+    """Waits for ``text`` on the page; fails showing what the page says instead."""
+    try:
+        await web.page.get_by_text(text).first.wait_for()
+    except Exception:
+        main = await web.page.locator("main").inner_text()
+        raise AssertionError(f"{web.page.url}: expected {text!r}; the page says: {main[:1500]}") from None
+
+
 async def add_step(web: Visit, kind: str, where: str = "At the end") -> None:
     page = web.page
     await page.get_by_label("Kind").select_option(label=kind)
@@ -80,13 +89,13 @@ async def test_a_journey_built_with_forms_runs_a_contact_through_email_wait_and_
     # The name and the trigger.
     await page.get_by_role("link", name="New journey").first.click()
     await web.heading("New journey")
-    await page.get_by_label("Name").fill("E-mail then SMS")
+    await page.get_by_label("Name", exact=True).fill("E-mail then SMS")
     await page.get_by_label("A contact enters when").select_option(label="An event")
     await page.get_by_label("Event name (for “An event”)").fill(f"signed_up.{tag}")
     await web.check("journey-new")
     await page.get_by_role("button", name="Create journey").click()
     await web.heading("E-mail then SMS")
-    await page.get_by_text("Journey created.").wait_for()
+    await said(web, "Journey created.")
     await page.get_by_text(f"When a contact has the event signed_up.{tag}").wait_for()
 
     # A send step saved incomplete: the CRM's problems are shown on it, and turning on is refused.
@@ -94,7 +103,7 @@ async def test_a_journey_built_with_forms_runs_a_contact_through_email_wait_and_
     await page.get_by_label("Channel").select_option(label="E-mail")
     await page.get_by_label("Text", exact=True).fill("Welcome aboard!")
     await page.get_by_role("button", name="Save step").click()
-    await page.get_by_text("Step saved.").wait_for()
+    await said(web, "Step saved.")
     first = page.locator(".flow-steps > li").nth(0)
     await first.get_by_text("An e-mail needs a From address").wait_for()
     await first.get_by_text("An e-mail needs a subject and a text or HTML body").wait_for()
@@ -106,13 +115,13 @@ async def test_a_journey_built_with_forms_runs_a_contact_through_email_wait_and_
 
     # Fixed in its form, where the problems are said beside their fields.
     await page.get_by_role("link", name="Edit step 1").click()
-    await web.heading("Step 1: Send a message")
-    await page.get_by_text("An e-mail needs a From address").wait_for()
+    await web.heading("Step 1: Send an e-mail")
+    await said(web, "An e-mail needs a From address")
     await page.get_by_label("From (e-mail)").fill("Acme <hello@sandbox.herald.test>")
     await page.get_by_label("Subject (e-mail) or title (push)").fill("Welcome to Acme")
     await web.check("journey-step-email")
     await page.get_by_role("button", name="Save step").click()
-    await page.get_by_text("Step saved.").wait_for()
+    await said(web, "Step saved.")
     assert await page.locator(".step-problem").count() == 0
 
     # The SMS, then a wait added at the end and moved above it.
@@ -120,18 +129,18 @@ async def test_a_journey_built_with_forms_runs_a_contact_through_email_wait_and_
     await page.get_by_label("Channel").select_option(label="SMS")
     await page.get_by_label("Text", exact=True).fill(f"Hi from Acme {tag}")
     await page.get_by_role("button", name="Save step").click()
-    await page.get_by_text("Step saved.").wait_for()
+    await said(web, "Step saved.")
     await add_step(web, "Wait")
     await page.get_by_label("How long").fill("5")
     await page.get_by_label("Unit").select_option(label="seconds")
     await web.check("journey-step-wait")
     await page.get_by_role("button", name="Save step").click()
-    await page.get_by_text("Step saved.").wait_for()
+    await said(web, "Step saved.")
     await page.get_by_role("button", name="Move up step 3").click()
-    await page.get_by_text("Step moved.").wait_for()
-    titles = await page.locator(".flow-steps > li h3").all_inner_texts()
+    await said(web, "Step moved.")
+    titles = await page.locator(".flow-steps > li h3").all_text_contents()
     assert [" ".join(title.split()) for title in titles] == [
-        "Step 1 Send an E-mail", "Step 2 Wait 5 seconds", "Step 3 Send an SMS"], titles
+        "Step 1 Send an e-mail", "Step 2 Wait 5 seconds", "Step 3 Send an SMS"], titles
     stored = (await crm.get("/v1/jornadas")).json()["jornadas"][0]
     assert [(s["tipo"], s.get("canal"), s.get("segundos")) for s in stored["passos"]] == [
         ("enviar", "email", None), ("esperar", None, 5), ("enviar", "sms", None)]
@@ -139,7 +148,7 @@ async def test_a_journey_built_with_forms_runs_a_contact_through_email_wait_and_
 
     # On; a contact's event enrolls it; the enrollments follow it without a reload.
     await page.get_by_role("button", name="Turn on").click()
-    await page.get_by_text("The journey is on").wait_for()
+    await said(web, "The journey is on")
     phone = f"+1415555{secrets.randbelow(10**4):04d}"
     made = await crm.post("/v1/contatos", json={"email": f"ana-{tag}@example.com", "telefone": phone, "nome": "Ana"})
     assert made.status_code == 201, made.text
@@ -148,10 +157,10 @@ async def test_a_journey_built_with_forms_runs_a_contact_through_email_wait_and_
     assert sent.status_code == 201, sent.text
     enrollments = page.locator("#enrollments")
     try:
-        await enrollments.get_by_text("Waiting").wait_for(timeout=30_000)
-        await enrollments.get_by_text("Step 1: Send an E-mail: Done").wait_for()
+        await enrollments.get_by_text("Waiting", exact=True).wait_for(timeout=30_000)
+        await enrollments.get_by_text("Step 1: Send an e-mail: Done").wait_for()
         await web.check("journey-enrollment-waiting")
-        await enrollments.get_by_text("Finished").wait_for(timeout=40_000)
+        await enrollments.get_by_text("Finished", exact=True).wait_for(timeout=40_000)
     except Exception:
         logs = "\n".join(role.log.read_text()[-3000:] for role in roles)
         raise AssertionError(f"the enrollment did not go through: {await enrollments.inner_text()}\n{logs}")
@@ -166,5 +175,7 @@ async def test_a_journey_built_with_forms_runs_a_contact_through_email_wait_and_
     await enrollments.get_by_role("link", name=f"message {sms_id}").click()
     await page.get_by_text(phone).first.wait_for()
     await web.goto(f"/a/{account}/journeys", "journeys")
-    assert await page.get_by_role("row", name="E-mail then SMS").get_by_text("On").count() == 1
+    row = page.get_by_role("row", name="E-mail then SMS")
+    assert await row.get_by_text("On", exact=True).count() == 1
+    assert await row.get_by_text("1: 1 finished").count() == 1
     await crm.aclose()

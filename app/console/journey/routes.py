@@ -53,7 +53,7 @@ async def journeys(request: Request, account_id: str) -> HTTPResponse:
     named = ({item["id"]: item["nome"] for item in lists or []}, {item["id"]: item["nome"] for item in segments or []})
     found = listed.get("jornadas", []) if listed is not None and listed.ok else None
     return render(request, "journey/journeys.html", title="Journeys", section="journeys", admin=crm.can_edit(account),
-                  journeys=found, trigger_words=lambda trigger: words.trigger_words(trigger, *named))
+                  journeys=found, states=words.ENROLLMENT_STATES, trigger_words=lambda trigger: words.trigger_words(trigger, *named))
 
 
 def _settings_values(journey: dict | None) -> dict[str, str]:

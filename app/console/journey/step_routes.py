@@ -50,7 +50,7 @@ async def _step_page(request: Request, account: dict, journey: dict, *, kind: st
     problems = {FIELD_OF_STEP.get(item["field"], "_"): item["words"] for item in by_step.get(index, [])} \
         if step_id else {}
     return render(request, "journey/step.html", status, section="journeys",
-                  title=f"Step {index + 1}: {words.STEP_KINDS[kind]}", journey=journey, kind=kind, step_id=step_id,
+                  title=f"Step {index + 1}: " + (words.step_title(steps[index]) if step_id else words.STEP_KINDS[kind]), journey=journey, kind=kind, step_id=step_id,
                   at=at, number=index + 1, values={**values, "match": match}, rows=rows or [], errors=errors or {},
                   problems=problems, row_errors=errors or {}, lists=lists, kinds=rules_form.KINDS,
                   identifiers=rules_form.IDENTIFIERS, ops=rules_form.ATTRIBUTE_OPS, channels=words.CHANNELS,

@@ -18,6 +18,7 @@ STEP_KINDS = {"enviar": "Send a message", "esperar": "Wait", "condicao": "Branch
 CHANNELS = {"email": "E-mail", "sms": "SMS", "push": "Push", "whatsapp": "WhatsApp"}
 TRIGGERS = {"": "Nothing yet", "lista": "Added to a list", "segmento": "Enters a segment", "evento": "An event",
             "formulario": "Sends a form", "lead": "Becomes a lead"}
+SEND_TITLES = {"email": "Send an e-mail", "sms": "Send an SMS", "push": "Send a push", "whatsapp": "Send a WhatsApp message"}
 UNITS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}
 MAX_WAIT_SECONDS = 90 * 86400
 ENROLLMENT_STATES = {"em_andamento": "Running", "aguardando": "Waiting", "concluida": "Finished",
@@ -74,8 +75,7 @@ def rule_words(rule: Any) -> str:
 def step_title(step: dict) -> str:
     kind = step.get("tipo")
     if kind == "enviar":
-        channel = CHANNELS.get(step.get("canal"), step.get("canal") or "")
-        return f"Send {'an' if channel in ('E-mail', 'SMS') else 'a'} {channel}"
+        return SEND_TITLES.get(step.get("canal"), "Send a message")
     if kind == "esperar":
         return f"Wait {wait_words(int(step.get('segundos') or 0))}"
     if kind == "condicao":
