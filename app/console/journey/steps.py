@@ -10,6 +10,7 @@ step gets the first free ``passo_<n>``. What the CRM says a journey lacks (``pro
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 from typing import Any
 
 from app.console.segment import form as rules_form
@@ -26,6 +27,18 @@ ENROLLMENT_STATES = {"em_andamento": "Running", "aguardando": "Waiting", "conclu
 OUTCOMES = {"concluido": "Done", "ignorado": "Skipped", "falhou": "Failed"}
 EVENT = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
 PLACE = re.compile(r"passos\[(\d+)\](?:\.(\w+))?")
+
+
+def clock(value: str | None) -> str:
+    """An ISO moment as a time of day in UTC ("12:25:03 UTC"), with its date when it is not today."""
+    if not value:
+        return ""
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(timezone.utc)
+    except ValueError:
+        return value
+    today = datetime.now(timezone.utc).date()
+    return moment.strftime("%H:%M:%S UTC" if moment.date() == today else "%Y-%m-%d %H:%M UTC")
 
 
 def new_step_id(steps: list[dict]) -> str:
