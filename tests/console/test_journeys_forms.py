@@ -1,8 +1,9 @@
 """Journeys on the console over HTTP, against the real CRM: a journey made from the settings form
 (a list trigger refused without its list), a branch step built from rule rows with the step it
 jumps to, an exit, a template send; moving the target above the branch makes the CRM's problem show
-on the branch's card; a step removed; turned on and refused 409-style edits are not offered; a
-member reads without controls; another account is a 404."""
+on the branch's card, and removing it leaves the branch a target that no longer exists, said too;
+turned on, the step controls are no longer offered; a member reads without controls and is
+refused a write; another account is a 404."""
 
 from __future__ import annotations
 
@@ -70,8 +71,14 @@ async def test_branch_exit_reorder_problems_member_and_outsider(crm_console, bro
     form = await browser.get(f"{journey}/steps/passo_1")
     assert "When yes, a branch can only go to a later step" in form.text and "Step 2: Branch" in form.text
 
-    # Removed, the journey is valid: on, and its steps are no longer offered for editing.
+    # The SMS removed: the branch's target is gone, said on it; the branch pointed at the next step,
+    # the journey is valid: on, and its steps are no longer offered for editing.
     assert (await browser.post(f"{journey}/steps/passo_3/remove")).status_code == 303
+    page = await browser.get(journey)
+    assert "When yes, the step to go to no longer exists" in cards(page.text)[0]
+    assert (await browser.post(f"{journey}/steps/passo_1", {
+        "rows": "1", "match": "all", "kind-0": "attribute", "attr-0": "vip", "op-0": "igual", "value-0": "yes",
+        "if_yes": "", "if_no": ""})).status_code == 303
     on = await browser.post(f"{journey}/active", {"on": "yes"})
     assert on.status_code == 303, on.text
     page = await browser.get(on.headers["location"])
