@@ -61,9 +61,13 @@ async def web(journey_chromium, journey_hosts) -> AsyncIterator[Visit]:
 
 async def said(web: Visit, text: str) -> None:
     """Waits for ``text`` on the page; fails showing what the page says instead."""
+    from playwright.async_api import (
+        TimeoutError as PlaywrightTimeout,  # here: a missing Playwright skips
+    )
+
     try:
         await web.page.get_by_text(text).first.wait_for()
-    except Exception:
+    except PlaywrightTimeout:
         main = await web.page.locator("main").inner_text()
         raise AssertionError(f"{web.page.url}: expected {text!r}; the page says: {main[:1500]}") from None
 
@@ -155,13 +159,15 @@ async def test_a_journey_built_with_forms_runs_a_contact_through_email_wait_and_
     contact = made.json()["contato"]["id"]
     sent = await crm.post("/v1/eventos", json={"contato_id": contact, "nome": f"signed_up.{tag}"})
     assert sent.status_code == 201, sent.text
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
     enrollments = page.locator("#enrollments")
     try:
         await enrollments.get_by_text("Waiting", exact=True).wait_for(timeout=30_000)
         await enrollments.get_by_text("Step 1: Send an e-mail: Done").wait_for()
         await web.check("journey-enrollment-waiting")
         await enrollments.get_by_text("Finished", exact=True).wait_for(timeout=40_000)
-    except Exception:
+    except PlaywrightTimeout:
         logs = "\n".join(role.log.read_text()[-3000:] for role in roles)
         raise AssertionError(f"the enrollment did not go through: {await enrollments.inner_text()}\n{logs}")
     await enrollments.get_by_text("Step 3: Send an SMS: Done").wait_for()

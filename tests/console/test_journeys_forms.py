@@ -18,7 +18,7 @@ from tests.fixtures.identity import PASSWORD
 
 def cards(html: str) -> list[str]:
     """Each step card's text, in order, tags taken out."""
-    found = re.findall(r'<li id="step-[^"]+" class="flow-card[^"]*">(.*?)</li>', html, re.S)
+    found = re.findall(r'<li id="step-[^"]+" class="flow-card[^"]*">(.*?)</li>', html, re.DOTALL)
     return [" ".join(re.sub(r"<[^>]+>", " ", card).split()) for card in found]
 
 

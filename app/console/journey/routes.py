@@ -16,7 +16,7 @@ from sanic.response import redirect
 from app.console import forms, gate, upstream
 from app.console.contact import crm
 from app.console.journey import steps as words
-from app.console.templating import render, is_htmx
+from app.console.templating import is_htmx, render
 
 bp = Blueprint("console_journey")
 POLL_SECONDS = 2
@@ -176,12 +176,12 @@ async def journey_page(request: Request, account: dict, journey_id: str, status:
     enrolled = await crm.read(request, account_id, f"/v1/jornadas/{journey_id}/inscricoes", params={"limit": "50"})
     steps = journey.get("passos") or []
     items = enrolled.get("inscricoes", []) if enrolled is not None and enrolled.ok else None
-    context = dict(section="journeys", title=journey["nome"], journey=journey, steps=steps, words=words,
-                   enrollments=None if items is None else enrollment_rows(items, steps),
-                   more_enrollments=bool(enrolled is not None and enrolled.get("tem_mais")),
-                   poll=poll, following=journey["ativa"] and poll < MAX_POLLS,
-                   stopped=journey["ativa"] and poll >= MAX_POLLS, poll_seconds=POLL_SECONDS,
-                   admin=crm.can_edit(account))
+    context = {"section": "journeys", "title": journey["nome"], "journey": journey, "steps": steps, "words": words,
+               "enrollments": None if items is None else enrollment_rows(items, steps),
+               "more_enrollments": bool(enrolled is not None and enrolled.get("tem_mais")),
+               "poll": poll, "following": journey["ativa"] and poll < MAX_POLLS,
+               "stopped": journey["ativa"] and poll >= MAX_POLLS, "poll_seconds": POLL_SECONDS,
+               "admin": crm.can_edit(account)}
     if is_htmx(request) and request.args.get("poll"):
         return render(request, "journey/journey.html", fragment="journey/_enrollments.html", **context)
     lists, segments = await names(request, account_id)

@@ -113,7 +113,7 @@ async def _save(request: Request, account_id: str, journey_id: str, step_id: str
     match = "any" if form.get("match") == "any" else "all"
     rows = rules_form.rows_of_form(form)
     action = form.get("action") or "save"
-    page = dict(kind=kind, step_id=step_id, at=at, values=values, match=match)
+    page = {"kind": kind, "step_id": step_id, "at": at, "values": values, "match": match}
     if action == "add" and len(rows) < rules_form.MAX_ROWS:  # the branch's rules without htmx
         return await _step_page(request, account, journey, rows=[*rows, rules_form.blank()], **page)
     if action.startswith("remove-") and action[7:].isdigit():

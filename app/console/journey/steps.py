@@ -10,7 +10,7 @@ step gets the first free ``passo_<n>``. What the CRM says a journey lacks (``pro
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from app.console.segment import form as rules_form
@@ -34,10 +34,10 @@ def clock(value: str | None) -> str:
     if not value:
         return ""
     try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(timezone.utc)
+        moment = datetime.fromisoformat(value).astimezone(UTC)
     except ValueError:
         return value
-    today = datetime.now(timezone.utc).date()
+    today = datetime.now(UTC).date()
     return moment.strftime("%H:%M:%S UTC" if moment.date() == today else "%Y-%m-%d %H:%M UTC")
 
 
