@@ -2,11 +2,11 @@
 worker and a scheduler relaying the CRM's and the platform's outboxes (the journey's steps, the
 wait's wake-up, the platform's test-mode delivery into the sinks): a journey "e-mail then SMS" built
 with the forms alone (a trigger on an event, a send step saved without its From and subject, which
-the CRM lists as a problem shown on that step and which stops the journey from being turned on;
-then fixed; a wait of 5 seconds and an SMS added, and the wait moved above the SMS), turned on; a
-contact's event enrolls it, and the page's enrollments follow it, without a reload, from waiting
-before the SMS to finished with both messages sent. axe-core on every page; each screen
-photographed at 1280 and 390 px (light and dark)."""
+the CRM lists as problems shown on that step and which stop the journey from being turned on;
+then fixed; an SMS and a wait of 5 seconds added, and the wait moved above the SMS), turned on; a
+contact's event enrolls it, and the page follows it without a reload: waiting before the SMS (the
+SMS step's card says "1 contact here"), then finished with both messages sent. axe-core on every
+page; each screen photographed at 1280 and 390 px (light and dark)."""
 
 from __future__ import annotations
 
@@ -165,6 +165,7 @@ async def test_a_journey_built_with_forms_runs_a_contact_through_email_wait_and_
     try:
         await enrollments.get_by_text("Waiting", exact=True).wait_for(timeout=30_000)
         await enrollments.get_by_text("Step 1: Send an e-mail: Done").wait_for()
+        await page.locator(".flow-steps > li").nth(2).get_by_text("1 contact here").wait_for()
         await web.check("journey-enrollment-waiting")
         await enrollments.get_by_text("Finished", exact=True).wait_for(timeout=40_000)
     except PlaywrightTimeout:

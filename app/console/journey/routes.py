@@ -183,7 +183,8 @@ async def journey_page(request: Request, account: dict, journey_id: str, status:
                "stopped": journey["ativa"] and poll >= MAX_POLLS, "poll_seconds": POLL_SECONDS,
                "admin": crm.can_edit(account)}
     if is_htmx(request) and request.args.get("poll"):
-        return render(request, "journey/journey.html", fragment="journey/_enrollments.html", **context)
+        # The refresh also moves each step's "N contacts here" (out of band).
+        return render(request, "journey/journey.html", fragment="journey/_enrollments.html", here_oob=True, **context)
     lists, segments = await names(request, account_id)
     trigger_problems, step_problems, journey_problems = words.problems_by_place(journey.get("problemas", []), steps)
     done = request.args.get("done")
