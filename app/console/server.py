@@ -30,6 +30,8 @@ from app.console.request_log import routes as request_log
 from app.console.webhook import routes as webhook
 from app.console.invitation import mine as my_invitations
 from app.console.invitation import routes as invitation
+from app.console.journey import routes as journey
+from app.console.journey import step_routes as journey_step
 from app.console.message import routes as message
 from app.console.compose import routes as compose
 from app.console.contact import routes as contact
@@ -69,7 +71,7 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          brand.bp, media.bp, site_form.bp, site_redirect.bp, page_generate.bp,
          heatmap.bp, replay.bp,
          analytics.bp, analytics_live.bp,
-         alert.bp, destination.bp, integration.bp, experiment.bp)
+         alert.bp, destination.bp, integration.bp, experiment.bp, journey.bp, journey_step.bp)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:

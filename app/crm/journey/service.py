@@ -45,6 +45,19 @@ async def list_journeys(conn: BaseDBAsyncClient, tenant: str, page: KeysetPage) 
     return await page.fetch(conn, Journey.filter(tenant=tenant).using_db(conn), audience=f"{tenant}:jornadas")
 
 
+async def enrollment_counts(conn: BaseDBAsyncClient, rows: list[Journey]) -> dict[int, dict[str, int]]:
+    """Each journey's enrollments by state (every state present, 0 when none), in one grouped read
+    served by the (journey_id, id) index."""
+    counts = {row.id: {state.value: 0 for state in EnrollmentState} for row in rows}
+    if rows:
+        found = await conn.execute_query_dict(
+            "SELECT journey_id, state, count(*)::int AS n FROM journey_enrollments WHERE journey_id = ANY($1::bigint[]) "
+            "GROUP BY journey_id, state", [list(counts)])
+        for item in found:
+            counts[item["journey_id"]][item["state"]] = item["n"]
+    return counts
+
+
 async def problems(conn: BaseDBAsyncClient, row: Journey) -> tuple[dict[str, str], dict[str, Any] | None]:
     """(field -> what is wrong, the compiled rules when nothing is)."""
     found: dict[str, str] = {}

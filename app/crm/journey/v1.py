@@ -1,6 +1,6 @@
 """Journeys (docs/crm.md, "Journeys"; contract F and the Journey row of "States and transitions").
 
-    GET    /v1/jornadas                     the account's journeys, newest first (cursor, limit)     leitor
+    GET    /v1/jornadas                     the account's journeys, newest first, with enrollment counts leitor
     POST   /v1/jornadas                     create (off); 201 {jornada} with its problemas            editor
     GET    /v1/jornadas/{id}                one journey                                               leitor
     PATCH  /v1/jornadas/{id}                partial edit (trigger/steps: 409 while on)                editor
@@ -40,10 +40,12 @@ def _page(request: Request) -> KeysetPage:
 @bp.get("/jornadas", ctx_auth="session", ctx_role="leitor", ctx_query=("cursor", "limit"), ctx_errors=ACCESS_ERRORS,
         ctx_responses=answers({200: JOURNEYS}))
 async def list_journeys(request: Request) -> HTTPResponse:
-    """The account's journeys, newest first."""
+    """The account's journeys, newest first, each with its enrollments counted by state."""
     conn = db.connection()
     found = await service.list_journeys(conn, access_of(request).tenant_id, _page(request))
-    items = [journey_view(row, (await service.problems(conn, row))[0]) for row in found.items]
+    counts = await service.enrollment_counts(conn, found.items)
+    items = [{**journey_view(row, (await service.problems(conn, row))[0]), "inscricoes": counts[row.id]}
+             for row in found.items]
     return reply(request, {"jornadas": items, "proximo_cursor": found.next_cursor, "tem_mais": found.has_more})
 
 

@@ -84,7 +84,17 @@ _ENROLLMENT = shape(
 _CURSOR = {"proximo_cursor": described(NULLABLE_STRING, "Give it as `cursor` for the next page; null on the last."),
            "tem_mais": described(BOOLEAN, "Whether there is a next page.")}
 JOURNEY = reply_of(jornada=described(_JOURNEY, "The journey."))
-JOURNEYS = reply_of(jornadas=described({"type": "array", "items": _JOURNEY}, "The journeys, newest first."), **_CURSOR)
+_COUNT = {"type": "integer"}
+_COUNTS = shape(
+    em_andamento=described(_COUNT, "Enrollments with a step due now."),
+    aguardando=described(_COUNT, "Enrollments waiting (a wait step or quiet hours)."),
+    concluida=described(_COUNT, "Enrollments that went through to the end or an exit."),
+    falhou=described(_COUNT, "Enrollments that failed."),
+    cancelada=described(_COUNT, "Enrollments cancelled (the journey's steps were edited)."))
+_LISTED = {**_JOURNEY, "required": [*_JOURNEY["required"], "inscricoes"], "properties": {
+    **_JOURNEY["properties"], "inscricoes": described(_COUNTS, "Its enrollments counted by state (every state, 0 "
+                                                               "when none).")}}
+JOURNEYS = reply_of(jornadas=described({"type": "array", "items": _LISTED}, "The journeys, newest first."), **_CURSOR)
 ENROLLMENTS = reply_of(inscricoes=described({"type": "array", "items": _ENROLLMENT}, "The journey's enrollments."),
                        **_CURSOR)
 
