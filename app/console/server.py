@@ -27,6 +27,9 @@ from app.console.contact_list import routes as contact_list
 from app.console.segment import routes as segment
 from app.console.template import routes as template
 from app.console.overview import routes as overview
+from app.console.page import editor as page_editor
+from app.console.page import routes as page
+from app.console.site_domain import routes as site_domain
 from app.console.passkey import routes as passkey
 from app.console.password import routes as password
 from app.console.profile import reauth
@@ -53,6 +56,7 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
          webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp,
          staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp)
+PAGES += (site_domain.bp, page.bp, page_editor.bp)  # landing pages: app/console/page/, app/console/site_domain/
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:

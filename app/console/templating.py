@@ -31,7 +31,7 @@ from app.console import guard, qr, words
 HERE = Path(__file__).resolve().parent
 NOUNS = ("signin", "signup", "verification", "password", "account", "team", "api_key", "profile", "invitation",
          "message", "compose", "template", "overview", "domain", "provider", "webhook", "request_log", "push",
-         "contact", "contact_list", "contact_import", "segment", "staff", "support")
+         "contact", "contact_list", "contact_import", "segment", "staff", "support", "page", "site_domain")
 STATIC = HERE / "static"
 
 
