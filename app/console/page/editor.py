@@ -105,10 +105,10 @@ async def editor(request: Request, account_id: str, page_id: str) -> HTTPRespons
 def _refusal(answer: upstream.Answer, edited: list[dict]) -> dict[str, str]:
     """The pages system's refusal of a save, beside the fields (and in the summary)."""
     if answer.status == 403:
-        return {"_": "Only owners and admins change pages."}
+        return {"_": "Only owners and admins change pages.", "status": 403}
     if answer.status == 409:
         return {"slug": "Another page on this domain already has this address",
-                "_": "Another page on this domain already has this address."}
+                "_": "Another page on this domain already has this address.", "status": 409}
     found = block_forms.problems_of(answer.details, edited)
     for field, name in FIELD_NAMES.items():
         if field in answer.details:
@@ -187,6 +187,7 @@ async def autosave(request: Request, account_id: str, page_id: str) -> HTTPRespo
     if refused:
         # The frame keeps the last saved draft: only the status line says what is not saved yet.
         refused.pop("_", None)
+        refused.pop("status", None)
         return render(request, "page/_preview_status.html", headers={
             **headers, "HX-Retarget": "#preview-status", "HX-Reswap": "outerHTML"}, unsaved=len(refused))
     return render(request, "page/_preview.html", headers=headers, unsaved=0,
