@@ -8,8 +8,17 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from app.pages.page import preview as signing
-from tests.runtime.test_site import (SCOPES, dns_server, make_account, pages, publish, site, site_pages,  # noqa: F401
-                                     site_runtime, web)
+from tests.runtime.test_site import (  # noqa: F401
+    SCOPES,
+    dns_server,
+    make_account,
+    pages,
+    publish,
+    site,
+    site_pages,
+    site_runtime,
+    web,
+)
 
 
 async def _preview(pages, headers, page_id: str, **params) -> dict:  # noqa: F811

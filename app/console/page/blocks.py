@@ -10,7 +10,7 @@ system validates the blocks (app/pages/page/schemas.py); its refusals come back 
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 # The block types of the pages system, in words, in the order the "Add a block" menu offers them.
 TYPES = {"heading": "Heading", "text": "Text", "image": "Image", "button": "Button", "form": "Form",

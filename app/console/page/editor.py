@@ -22,7 +22,6 @@ from sanic import Blueprint, HTTPResponse, Request
 from app.console import gate, guard, upstream
 from app.console.page import blocks as block_forms
 from app.console.page import pages
-from app.console.page.routes import page_path
 from app.console.templating import render
 
 bp = Blueprint("console_page_editor")
@@ -182,7 +181,7 @@ async def autosave(request: Request, account_id: str, page_id: str) -> HTTPRespo
     values, edited, found = _form(request)
     found.pop("action")
     complete = [block for block in edited if not _blank(block)]
-    page, refused = (None, found) if found else await _save(request, account_id, page_id, values, complete)
+    _, refused = (None, found) if found else await _save(request, account_id, page_id, values, complete)
     headers = {"Content-Security-Policy": editor_csp(request)}
     if refused:
         # The frame keeps the last saved draft: only the status line says what is not saved yet.

@@ -15,12 +15,20 @@ link is opened, so a live preview shows each saved change) and its expiry. docs/
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
-from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, answers, described, reply_of, shape
+from app.http.openapi import (
+    NULLABLE_STRING,
+    STRING,
+    TIMESTAMP,
+    answers,
+    described,
+    reply_of,
+    shape,
+)
 from app.http.responses import iso, reply
 from app.pages import db
 from app.pages.brand.v1 import BRAND_ELEMENTS, brand_view
@@ -94,7 +102,7 @@ async def create_preview(request: Request, page_id: str) -> HTTPResponse:
 
 
 def iso_in(seconds: int) -> str:
-    return iso(datetime.fromtimestamp(int(time.time()) + seconds, timezone.utc))
+    return iso(datetime.fromtimestamp(int(time.time()) + seconds, UTC))
 
 
 @internal_bp.get("/previas/<token:str>", ctx_auth="service", ctx_errors=(410,),
