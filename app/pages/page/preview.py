@@ -20,15 +20,7 @@ from datetime import UTC, datetime
 from sanic import Blueprint, HTTPResponse, Request
 
 from app.http import errors
-from app.http.openapi import (
-    NULLABLE_STRING,
-    STRING,
-    TIMESTAMP,
-    answers,
-    described,
-    reply_of,
-    shape,
-)
+from app.http.openapi import NULLABLE_STRING, STRING, TIMESTAMP, answers, described, reply_of, shape
 from app.http.responses import iso, reply
 from app.pages import db
 from app.pages.brand.v1 import BRAND_ELEMENTS, brand_view
