@@ -55,6 +55,15 @@ async def test_a_page_is_made_edited_previewed_and_published(pages_console, brow
     saved = await browser.post(editor_path, editor_form(browser, "Spring sale", [
         {"type": "heading", "text": "Spring", "level": "1"}, {"type": "text", "text": "Only this week."}]))
     assert saved.status_code == 200 and "Draft saved." in saved.text
+    seo = await browser.post(editor_path, editor_form(browser, "Spring sale", [{"type": "text", "text": "Typed."}],
+                                                      seo_title="Spring: 20% off", seo_image="http://img.example.com/a.png",
+                                                      seo_noindex="1"))
+    assert seo.status_code == 400 and 'id="seo_image-error"' in seo.text and 'value="Spring: 20% off"' in seo.text
+    seo = await browser.post(editor_path, editor_form(browser, "Spring sale", [{"type": "text", "text": "Typed."}],
+                                                      seo_title="Spring: 20% off", seo_noindex="1"))
+    assert seo.status_code == 200 and "Draft saved." in seo.text
+    shown = await browser.get(editor_path)
+    assert 'value="Spring: 20% off"' in shown.text and 'name="seo_noindex" value="1" checked' in shown.text
 
     autosaved = await browser.post(f"{editor_path}/autosave", editor_form(browser, "Spring sale", [
         {"type": "text", "text": "Typed."}]), headers={"HX-Request": "true"})

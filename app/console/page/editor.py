@@ -30,7 +30,10 @@ DONE = {"published": "Published: this version is on the air.", "unpublished": "T
 PROBLEMS = {"forbidden": "Only owners and admins change pages.",
             "published": "A page on the air cannot be deleted: take it off the air first.",
             "refused": "Herald could not do that. Try again."}
-FIELD_NAMES = {"Title": "title", "Slug": "slug", "Domain": "domain"}
+FIELD_NAMES = {"Title": "title", "Slug": "slug", "Domain": "domain", "Seo.Title": "seo_title",
+               "Seo.Description": "seo_description", "Seo.ImageUrl": "seo_image", "Seo.CanonicalUrl": "seo_canonical"}
+# What search engines and shares show: the form's names -> the pages system's ``Seo`` fields.
+SEO = {"seo_title": "Title", "seo_description": "Description", "seo_image": "ImageUrl", "seo_canonical": "CanonicalUrl"}
 
 
 def _origin(url: str) -> str:
@@ -52,7 +55,15 @@ async def _preview_url(request: Request, account_id: str, page_id: str) -> str |
 
 
 def _values(page: dict) -> dict:
-    return {"title": page.get("Title", ""), "slug": page.get("Slug", ""), "domain": page.get("Domain", "")}
+    seo = page.get("Seo") or {}
+    return {"title": page.get("Title", ""), "slug": page.get("Slug", ""), "domain": page.get("Domain", ""),
+            **{name: seo.get(field) or "" for name, field in SEO.items()}, "seo_noindex": bool(seo.get("NoIndex"))}
+
+
+def _seo(values: dict) -> dict:
+    """The ``Seo`` the pages system takes (it replaces the whole of it): empty URLs left out."""
+    seo = {field: values[name] for name, field in SEO.items() if values[name] or field in ("Title", "Description")}
+    return {**seo, "NoIndex": values["seo_noindex"]}
 
 
 async def _editor(request: Request, account: dict, page_id: str, status: int = 200, *, page: dict | None = None,
@@ -120,7 +131,7 @@ def _refusal(answer: upstream.Answer, edited: list[dict]) -> dict[str, str]:
 async def _save(request: Request, account_id: str, page_id: str, values: dict, edited: list[dict]):
     """PATCH the draft: (page, None) when saved, (None, errors) when refused."""
     answer = await pages.call(request, account_id, "PATCH", f"/v1/paginas/{page_id}", json={
-        "Title": values["title"], "Slug": values["slug"], "Domain": values["domain"],
+        "Title": values["title"], "Slug": values["slug"], "Domain": values["domain"], "Seo": _seo(values),
         "Blocks": block_forms.for_api(edited)})
     if answer.status >= 500:
         raise upstream.Unavailable()
@@ -131,7 +142,8 @@ async def _save(request: Request, account_id: str, page_id: str, values: dict, e
 
 def _form(request: Request) -> tuple[dict, list[dict], dict]:
     form = request.form or {}
-    values = {name: str(form.get(name) or "").strip() for name in ("title", "slug", "domain")}
+    values = {name: str(form.get(name) or "").strip() for name in ("title", "slug", "domain", *SEO)}
+    values["seo_noindex"] = form.get("seo_noindex") == "1"
     edited, problems = block_forms.from_form(form)
     action = str(form.get("action") or "save")
     if action != "save" and action != "publish":
