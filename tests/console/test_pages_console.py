@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
+from tests.console.web import HOSTS, SCREENS, Visit, hosts_running, launch_chromium
 from tests.fixtures.identity import PASSWORD
 from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
@@ -106,6 +106,13 @@ async def test_a_page_built_in_the_editor_is_previewed_published_and_served_on_i
     assert (await frame.get_attribute("src")).startswith(f"{pages_hosts.url('runtime')}/_preview/")
     await preview.get_by_role("link", name="Shop now").wait_for()
     await web.check("pages-editor")
+    # On a phone the frame comes under the blocks: scrolled to, it shows the page (a full-page
+    # photograph leaves a cross-origin frame far below the fold unpainted).
+    await page.set_viewport_size({"width": 390, "height": 800})
+    await frame.scroll_into_view_if_needed()
+    await preview.get_by_role("link", name="Shop now").wait_for()
+    await page.screenshot(path=str(SCREENS / "pages-editor-preview-390.png"))
+    await page.set_viewport_size({"width": 1280, "height": 800})
 
     # Published before the domain is verified: on the air, and served nowhere yet.
     await page.get_by_role("button", name="Publish", exact=True).click()
