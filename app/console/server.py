@@ -42,6 +42,9 @@ from app.console.heatmap import routes as heatmap
 from app.console.replay import routes as replay
 from app.console.template import routes as template
 from app.console.overview import routes as overview
+from app.console.page import editor as page_editor
+from app.console.page import routes as page
+from app.console.site_domain import routes as site_domain
 from app.console.passkey import routes as passkey
 from app.console.password import routes as password
 from app.console.profile import reauth
@@ -72,6 +75,7 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          heatmap.bp, replay.bp,
          analytics.bp, analytics_live.bp,
          alert.bp, destination.bp, integration.bp, experiment.bp, journey.bp, journey_step.bp)
+PAGES += (site_domain.bp, page.bp, page_editor.bp)  # landing pages: app/console/page/, app/console/site_domain/
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:

@@ -57,3 +57,10 @@ class UnsupportedMedia(errors.HttpError):
 
 class UndecodableImage(errors.Unprocessable):
     message = "The file does not decode as the image type it claims."
+
+
+class PreviewExpired(errors.HttpError):
+    """A signed preview link past its expiry (app/pages/page/preview.py)."""
+    status = 410
+    code = "PreviewExpired"
+    message = "This preview link has expired; open the page's editor for a new one."

@@ -16,13 +16,14 @@ from app.pages.experiment import v1 as experiment
 from app.pages.form import v1 as form
 from app.pages.media import v1 as media
 from app.pages.page import internal as page_internal
+from app.pages.page import preview as page_preview
 from app.pages.page import v1 as page
 from app.pages.redirect import v1 as redirect
 from app.pages.routing import v1 as routing
 from kit.systems import PAGES
 
-BLUEPRINTS = (page.bp, brand.bp, form.bp, redirect.bp, domain.bp, routing.bp, experiment.bp, media.bp, ai.bp)
-INTERNAL = (page_internal.bp, page_internal.tls_bp)
+BLUEPRINTS = (page.bp, page_preview.bp, brand.bp, form.bp, redirect.bp, domain.bp, routing.bp, experiment.bp, media.bp, ai.bp)
+INTERNAL = (page_internal.bp, page_internal.tls_bp, page_preview.internal_bp)
 # Uploads (app/pages/media/service.py: MAX_BYTES) are the largest bodies.
 MAX_BODY_BYTES = 6 * 1024 * 1024
 

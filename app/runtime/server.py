@@ -18,11 +18,11 @@ from app.runtime.pixel.v1 import bp as pixels_v1
 from app.runtime.replay.v1 import bp as replay_v1
 from app.runtime.replay.viewer import bp as replay_viewer
 from app.runtime.retention.internal import bp as retention_internal
-from app.runtime.site import ab as site_ab, public as site
+from app.runtime.site import ab as site_ab, preview as site_preview, public as site
 from kit.systems import RUNTIME
 
 # Open to anyone, no middleware of their own: the house's request id, query allowlist and metrics only.
-EDGE = (collect.bp, replay_viewer, site.bp, forms_public.bp)
+EDGE = (collect.bp, replay_viewer, site.bp, site_preview.bp, forms_public.bp)
 # Every /v1 route, behind the gate (a session's role, or a key route's own scope check).
 V1 = Blueprint.group(pixels_v1, analytics_v1, replay_v1, forms_v1.bp, site_ab.bp)
 # For the other systems: the service credential.

@@ -12,7 +12,7 @@ from app.runtime import gate
 from app.runtime.server import V1, build
 
 EDGE_PATHS = {"collect", "replay", "pixel.js", "pixel/rrweb.min.js", "<slug:slug>", "r/<slug:slug>", "robots.txt",
-              "sitemap.xml", ""}
+              "sitemap.xml", "", "_preview/<token:str>"}
 
 
 @pytest.fixture(scope="module")
