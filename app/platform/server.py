@@ -57,6 +57,7 @@ from app.platform.session import api as session_api
 from app.platform.staff import admin as staff_admin
 from app.platform.support import admin as support_admin
 from app.platform.support import internal as support_internal
+from app.platform.support import standing as support_standing
 from app.platform.support import trail as support_trail
 from app.platform.suppression import api as suppression_api
 from app.platform.suppression import internal as suppression_internal
@@ -94,8 +95,8 @@ AUDIENCE = (audience_api.bp,)
 # The e-mail relays' signed event callbacks, beside the other callbacks (docs/relays.md).
 BLUEPRINTS += (sendgrid_events.bp, resend_events.bp)
 # The operator surface (/api/admin, docs/operator.md), behind the /api/admin gate (app/platform/gate/admin.py).
-OPERATOR = (staff_admin.bp, support_admin.bp, blocklist_admin.bp, datacenter_asn_admin.bp, metrics_admin.bp,
-            platform_alert_admin.bp)
+OPERATOR = (staff_admin.bp, support_admin.bp, support_standing.bp, blocklist_admin.bp, datacenter_asn_admin.bp,
+            metrics_admin.bp, platform_alert_admin.bp)
 
 
 def build() -> Sanic:

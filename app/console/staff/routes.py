@@ -1,8 +1,10 @@
-"""Platform staff's accounts: search and list, an account's row (its parent and its audit), suspend
-and reactivate, enter a support session with a reason; and the audit of every operator write.
+"""Platform staff's accounts: search and list, an account's row (its usage against its quota, its
+parent and sub-accounts, its audit), suspend and reactivate, enter a support session with a reason;
+and the audit of every operator write.
 
 Shown only to staff (:func:`gate.require_staff`: 404 for anyone else, as ``/api/admin`` answers).
-``GET /api/admin/tenants`` (``?q=``, paged), ``GET/PATCH /api/admin/tenants/{id}``,
+``GET /api/admin/tenants`` (``?q=``, paged), ``GET/PATCH /api/admin/tenants/{id}``, ``GET
+/api/admin/tenants/{id}/usage`` and ``/tree`` (app/console/staff/standing.py),
 ``POST /api/admin/tenants/{id}/enter``, ``GET /api/admin/audit``. A write the platform answers
 ``ReauthRequired`` shows "Confirm it is you" (app/console/profile/reauth.py), which sends the person
 back to the account's page to do it again: the reason they typed is carried there in a sealed
@@ -20,6 +22,7 @@ from sanic.response import redirect
 
 from app.console import cookies, forms, gate, upstream
 from app.console.profile import reauth
+from app.console.staff import standing
 from app.console.templating import render
 
 bp = Blueprint("console_staff")
@@ -29,6 +32,7 @@ DONE = {"suspended": "The account is suspended: its API keys are refused from th
         "active": "The account is active again: its API keys work from their next request.",
         "ended": "The support session has ended. Its reads are in the account's trail."}
 STATUSES = ("suspended", "active")
+TREE_DEPTH = 3  # the sub-accounts' own sub-accounts, and theirs: deeper ones are one click further down
 
 
 def _reason(value: str, missing: str) -> str | None:
@@ -77,18 +81,16 @@ async def accounts(request: Request) -> HTTPResponse:
 
 
 async def account_page(request: Request, account_id: str, status: int = 200, **context) -> HTTPResponse:
-    found, audit = await asyncio.gather(
+    found, audit, usage, tree = await asyncio.gather(
         upstream.call(request, "GET", f"/api/admin/tenants/{account_id}"),
-        upstream.call(request, "GET", "/api/admin/audit", params={"target": account_id, "limit": "20"}))
+        upstream.call(request, "GET", "/api/admin/audit", params={"target": account_id, "limit": "20"}),
+        upstream.call(request, "GET", f"/api/admin/tenants/{account_id}/usage"),
+        upstream.call(request, "GET", f"/api/admin/tenants/{account_id}/tree", params={"depth": str(TREE_DEPTH)}))
     if found.status == 404:
         raise gate.PageNotFound()
     row = found.get("Tenant") if found.ok else None
     if row is None:
         raise upstream.Unavailable()
-    parent = None
-    if row.get("ParentId"):
-        above = await upstream.call(request, "GET", f"/api/admin/tenants/{row['ParentId']}")
-        parent = above.get("Tenant") if above.ok else {"Id": row["ParentId"], "Name": row["ParentId"]}
     carried = None
     if request.args.get("confirmed"):
         context.setdefault("notice", "You confirmed it is you. Now make the change again.")
@@ -98,7 +100,7 @@ async def account_page(request: Request, account_id: str, status: int = 200, **c
     elif request.args.get("done") in DONE:
         context.setdefault("notice", DONE[request.args.get("done")])
     response = render(request, "staff/account.html", status, title=row["Name"], section="accounts", row=row,
-                      parent=parent, audit=audit.get("Audit") if audit.ok else None, **context)
+                      audit=audit.get("Audit") if audit.ok else None, **standing.context(usage, tree, row), **context)
     if carried is not None:
         cookies.drop_carry(request, response, "staff_account")
     return response
