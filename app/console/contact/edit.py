@@ -29,6 +29,7 @@ WORDS = {"not a valid e-mail address": "Enter a valid e-mail address, like name@
          "not an E.164 number": "Enter the phone with its country code, like +55 11 91234 5678",
          "one of email, telefone, id_externo is required":
              "A contact keeps at least one of e-mail, phone or external id: fill one in"}
+LONGEST = re.compile(r"string should have at most (\d+) characters?")
 MAX_ROWS = 100  # the CRM's cap on a contact's attributes
 PUNCTUATION = re.compile(r"[\s.\-()]")  # what the CRM drops from a phone before reading it
 
@@ -108,15 +109,22 @@ def changes_of(contact: dict, values: dict[str, str], rows: list[dict[str, str]]
     return body, problems
 
 
+def in_words(reason: str) -> str:
+    longest = LONGEST.fullmatch(reason)
+    if longest:
+        return f"Use at most {longest.group(1)} characters"
+    return WORDS.get(reason, reason[:1].upper() + reason[1:])
+
+
 def refusals(answer: upstream.Answer, body: dict) -> dict[str, str]:
     """The CRM's refusal beside the field it names (``details`` by wire name)."""
     found: dict[str, str] = {}
     for key, reason in answer.details.items():
         wire = key.split(".")[0]
         if wire in WIRE:
-            found[WIRE[wire]] = WORDS.get(str(reason), str(reason)[:1].upper() + str(reason)[1:])
+            found[WIRE[wire]] = in_words(str(reason))
         elif wire == "atributos":
-            found["attributes"] = str(reason)[:1].upper() + str(reason)[1:]
+            found["attributes"] = in_words(str(reason))
         elif wire == "contato":
             # The clash names no field: it is beside the one identifier that changed, when one did.
             changed = [WIRE[w] for w in ("email", "telefone", "id_externo") if w in body]
