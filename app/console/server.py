@@ -34,8 +34,10 @@ from app.console.journey import routes as journey
 from app.console.journey import step_routes as journey_step
 from app.console.message import routes as message
 from app.console.compose import routes as compose
+from app.console.contact import edit as contact_edit
 from app.console.contact import routes as contact
 from app.console.contact_import import routes as contact_import
+from app.console.contact_list import members as contact_list_members
 from app.console.contact_list import routes as contact_list
 from app.console.segment import routes as segment
 from app.console.heatmap import routes as heatmap
@@ -70,6 +72,7 @@ PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, acco
          profile.bp, reauth.bp, security.bp, passkey.bp, my_invitations.bp,
          access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
          webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp,
+         contact_edit.bp, contact_list_members.bp,
          staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp,
          brand.bp, media.bp, site_form.bp, site_redirect.bp, page_generate.bp,
          heatmap.bp, replay.bp,

@@ -18,6 +18,7 @@ from app.console.templating import render
 
 bp = Blueprint("console_contact")
 CHANNELS = {"email": "E-mail", "sms": "SMS", "push": "Push", "whatsapp": "WhatsApp"}
+CHANGED = {"details": "Contact saved.", "nothing": "Nothing changed: the contact is as it was."}
 
 
 @bp.get("/a/<account_id:id>/contacts", ctx_query=("q", "list", "cursor"))
@@ -68,7 +69,7 @@ async def _contact_page(request: Request, account: dict, contact_id: str, status
         crm.read(request, account_id, f"/v1/contatos/{contact_id}/jornadas"))
     contact = found.get("contato")
     changed = request.args.get("changed")
-    context.setdefault("notice", f"{CHANNELS[changed]} consent saved." if changed in CHANNELS else None)
+    context.setdefault("notice", f"{CHANNELS[changed]} consent saved." if changed in CHANNELS else CHANGED.get(changed))
     return render(request, "contact/contact.html", status, fragment=None,
                   title=contact.get("email") or contact.get("telefone") or contact.get("id_externo") or "Contact",
                   contact=contact, channels=CHANNELS,

@@ -1,5 +1,5 @@
-"""An account's lists of contacts with their member counts (each opens the contacts filtered on
-it), and creating one (a name; the CRM makes its slug). ``GET/POST /v1/listas`` on the CRM."""
+"""An account's lists of contacts with their member counts (each opens its page of members:
+members.py), and creating one (a name; the CRM makes its slug). ``GET/POST /v1/listas`` on the CRM."""
 
 from __future__ import annotations
 
