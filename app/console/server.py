@@ -11,49 +11,46 @@ from sanic.response import redirect
 
 from app.console import gate, guard, templating, upstream
 from app.console.account import routes as account
+from app.console.alert import routes as alert
 from app.console.analytics import live as analytics_live
 from app.console.analytics import routes as analytics
-from app.console.alert import routes as alert
-from app.console.destination import routes as destination
-from app.console.integration import routes as integration
 from app.console.api_key import routes as api_key
 from app.console.brand import generate as page_generate
 from app.console.brand import routes as brand
-from app.console.form import routes as site_form
-from app.console.media import routes as media
-from app.console.redirect import routes as site_redirect
-from app.console.domain import routes as domain
-from app.console.experiment import routes as experiment
-from app.console.provider import routes as provider
-from app.console.push import routes as push
-from app.console.request_log import routes as request_log
-from app.console.webhook import routes as webhook
-from app.console.invitation import mine as my_invitations
-from app.console.invitation import routes as invitation
-from app.console.journey import routes as journey
-from app.console.journey import step_routes as journey_step
-from app.console.message import routes as message
 from app.console.compose import routes as compose
 from app.console.contact import edit as contact_edit
 from app.console.contact import routes as contact
 from app.console.contact_import import routes as contact_import
 from app.console.contact_list import members as contact_list_members
 from app.console.contact_list import routes as contact_list
-from app.console.segment import routes as segment
+from app.console.destination import routes as destination
+from app.console.domain import routes as domain
+from app.console.experiment import routes as experiment
+from app.console.form import routes as site_form
 from app.console.heatmap import routes as heatmap
-from app.console.replay import routes as replay
-from app.console.template import routes as template
+from app.console.integration import routes as integration
+from app.console.invitation import mine as my_invitations
+from app.console.invitation import routes as invitation
+from app.console.journey import routes as journey
+from app.console.journey import step_routes as journey_step
+from app.console.media import routes as media
+from app.console.message import routes as message
 from app.console.overview import routes as overview
 from app.console.page import editor as page_editor
 from app.console.page import routes as page
-from app.console.site_domain import routes as site_domain
 from app.console.passkey import routes as passkey
 from app.console.password import routes as password
-from app.console.profile import reauth
+from app.console.profile import reauth, security
 from app.console.profile import routes as profile
-from app.console.profile import security
+from app.console.provider import routes as provider
+from app.console.push import routes as push
+from app.console.redirect import routes as site_redirect
+from app.console.replay import routes as replay
+from app.console.request_log import routes as request_log
+from app.console.segment import routes as segment
 from app.console.signin import routes as signin
 from app.console.signup import routes as signup
+from app.console.site_domain import routes as site_domain
 from app.console.staff import alerts as staff_alerts
 from app.console.staff import blocklist as staff_blocklist
 from app.console.staff import metrics as staff_metrics
@@ -61,24 +58,35 @@ from app.console.staff import routes as staff
 from app.console.support import routes as support
 from app.console.team import requests as access_requests
 from app.console.team import routes as team
+from app.console.template import routes as template
 from app.console.verification import routes as verification
+from app.console.webhook import routes as webhook
 from app.http import errors, health, services
 from app.http.envelope import handle_exception
 from app.http.factory import build_app
 from kit.systems import CONSOLE
 
 META = ("/healthz", "/readyz", "/version", "/metrics", "/openapi.json", "/docs")
-PAGES = (signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, account.bp, team.bp, api_key.bp,
-         profile.bp, reauth.bp, security.bp, passkey.bp, my_invitations.bp,
-         access_requests.bp, message.bp, compose.bp, template.bp, overview.bp, domain.bp, provider.bp,
-         webhook.bp, request_log.bp, push.bp, contact.bp, contact_list.bp, contact_import.bp, segment.bp,
-         contact_edit.bp, contact_list_members.bp,
-         staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp, support.bp,
-         brand.bp, media.bp, site_form.bp, site_redirect.bp, page_generate.bp,
-         heatmap.bp, replay.bp,
-         analytics.bp, analytics_live.bp,
-         alert.bp, destination.bp, integration.bp, experiment.bp, journey.bp, journey_step.bp)
-PAGES += (site_domain.bp, page.bp, page_editor.bp)  # landing pages: app/console/page/, app/console/site_domain/
+# Every screen's blueprint, by area (the account nav's order).
+PAGES = (
+    # signing in and the person
+    signin.bp, signup.bp, verification.bp, password.bp, invitation.bp, my_invitations.bp, profile.bp, reauth.bp,
+    security.bp, passkey.bp,
+    # the account and its messages
+    account.bp, overview.bp, message.bp, compose.bp, template.bp, api_key.bp, domain.bp, provider.bp, push.bp,
+    webhook.bp, request_log.bp, team.bp, access_requests.bp, support.bp,
+    # contacts (the CRM)
+    contact.bp, contact_edit.bp, contact_list.bp, contact_list_members.bp, contact_import.bp, segment.bp,
+    # automation (the CRM)
+    journey.bp, journey_step.bp, alert.bp, destination.bp, integration.bp,
+    # pages (the pages system)
+    page.bp, page_editor.bp, page_generate.bp, experiment.bp, site_form.bp, site_redirect.bp, media.bp, brand.bp,
+    site_domain.bp,
+    # analytics (the runtime)
+    analytics.bp, analytics_live.bp, heatmap.bp, replay.bp,
+    # platform staff
+    staff.bp, staff_blocklist.bp, staff_alerts.bp, staff_metrics.bp,
+)
 
 
 def _page(request: Request, status: int, heading: str, explanation: str, link=None, headers=None) -> HTTPResponse:
