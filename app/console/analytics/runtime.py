@@ -10,15 +10,9 @@ from typing import Any
 
 from sanic import Request
 
-from app.console import gate, upstream
+from app.console import account_api, upstream
 
 
 async def read(request: Request, account_id: str, path: str, **options: Any) -> upstream.Answer | None:
     """One GET for one part of a page: None when the runtime is unavailable or refuses (the part says so)."""
-    try:
-        answer = await upstream.call(request, "GET", path, tenant=account_id, system="runtime", **options)
-    except upstream.Unavailable:
-        return None
-    if answer.status == 404:
-        raise gate.PageNotFound()
-    return answer if answer.ok else None
+    return await account_api.read(request, account_id, "runtime", path, only_ok=True, **options)

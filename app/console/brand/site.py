@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import httpx
 from sanic import Request
 
-from app.console import cookies, gate, guard, upstream
+from app.console import account_api, cookies, gate, guard, upstream
 from app.http import errors
 from app.http.services import services
 
@@ -26,20 +26,13 @@ from app.http.services import services
 AI_ANSWERS = frozenset({"UpstreamError", "ServiceUnavailable"})
 
 
-async def call(request: Request, account_id: str, method: str, path: str, *, not_found: bool = True,
-               **options: Any) -> upstream.Answer:
-    answer = await upstream.call(request, method, path, tenant=account_id, system="pages", **options)
-    if not_found and answer.status == 404:
-        raise gate.PageNotFound()
-    return answer
+async def call(request: Request, account_id: str, method: str, path: str, **options: Any) -> upstream.Answer:
+    return await account_api.call(request, account_id, "pages", method, path, **options)
 
 
 async def read(request: Request, account_id: str, path: str, **options: Any) -> upstream.Answer | None:
     """A read for one part of a page: None when the pages system is unavailable (the part says so)."""
-    try:
-        return await call(request, account_id, "GET", path, **options)
-    except upstream.Unavailable:
-        return None
+    return await account_api.read(request, account_id, "pages", path, **options)
 
 
 async def generate(request: Request, account_id: str, body: dict, *, timeout: float) -> upstream.Answer:

@@ -11,23 +11,16 @@ from typing import Any
 
 from sanic import Request
 
-from app.console import gate, upstream
+from app.console import account_api, gate, upstream
 
 
-async def call(request: Request, account_id: str, method: str, path: str, *, not_found: bool = True,
-               **options: Any) -> upstream.Answer:
-    answer = await upstream.call(request, method, path, tenant=account_id, system="crm", **options)
-    if not_found and answer.status == 404:
-        raise gate.PageNotFound()
-    return answer
+async def call(request: Request, account_id: str, method: str, path: str, **options: Any) -> upstream.Answer:
+    return await account_api.call(request, account_id, "crm", method, path, **options)
 
 
 async def read(request: Request, account_id: str, path: str, **options: Any) -> upstream.Answer | None:
     """A read for one part of a page: None when the CRM is unavailable (the part says so)."""
-    try:
-        return await call(request, account_id, "GET", path, **options)
-    except upstream.Unavailable:
-        return None
+    return await account_api.read(request, account_id, "crm", path, **options)
 
 
 def can_edit(account: dict) -> bool:

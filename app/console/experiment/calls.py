@@ -14,17 +14,13 @@ from typing import Any
 
 from sanic import Request
 
-from app.console import gate, upstream
+from app.console import account_api, upstream
 
 MAX_PAGES = 100  # one screen lists at most this many pages (the pages system's largest page of a list)
 
 
-async def pages(request: Request, account_id: str, method: str, path: str, *, not_found: bool = True,
-                **options: Any) -> upstream.Answer:
-    answer = await upstream.call(request, method, path, tenant=account_id, system="pages", **options)
-    if not_found and answer.status == 404:
-        raise gate.PageNotFound()
-    return answer
+async def pages(request: Request, account_id: str, method: str, path: str, **options: Any) -> upstream.Answer:
+    return await account_api.call(request, account_id, "pages", method, path, **options)
 
 
 async def page_list(request: Request, account_id: str, cursor: str | None) -> dict | None:

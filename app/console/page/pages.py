@@ -13,28 +13,20 @@ from typing import Any
 
 from sanic import Request
 
-from app.console import gate, upstream
+from app.console import account_api, gate, upstream
 
 # The pages system's state values in words.
 PAGE_STATES = {"rascunho": "Draft", "publicado": "Published"}
 DOMAIN_STATES = {"nao_verificado": "Not verified", "verificado": "Verified"}
 
 
-async def call(request: Request, account_id: str, method: str, path: str, *, not_found: bool = True,
-               **options: Any) -> upstream.Answer:
-    answer = await upstream.call(request, method, path, tenant=account_id, system="pages", **options)
-    if not_found and answer.status == 404:
-        raise gate.PageNotFound()
-    return answer
+async def call(request: Request, account_id: str, method: str, path: str, **options: Any) -> upstream.Answer:
+    return await account_api.call(request, account_id, "pages", method, path, **options)
 
 
 async def read(request: Request, account_id: str, path: str, **options: Any) -> upstream.Answer | None:
-    """A read for one part of a page: None when the pages system is unavailable (the part says so)."""
-    try:
-        answer = await call(request, account_id, "GET", path, **options)
-    except upstream.Unavailable:
-        return None
-    return answer if answer.ok else None
+    """A read for one part of a page: None when the pages system is unavailable or refuses (the part says so)."""
+    return await account_api.read(request, account_id, "pages", path, only_ok=True, **options)
 
 
 async def domains(request: Request, account_id: str) -> list[dict] | None:

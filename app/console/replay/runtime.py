@@ -14,19 +14,13 @@ from urllib.parse import urlsplit
 
 from sanic import Request
 
-from app.console import gate, guard, upstream
+from app.console import account_api, guard, upstream
 
 
 async def read(request: Request, account_id: str, path: str, **options: Any) -> upstream.Answer | None:
     """A read for one part of a page: None when the runtime is unavailable (the part says so); the
     runtime's 404 (an account the person cannot use analytics in) is the console's 404 page."""
-    try:
-        answer = await upstream.call(request, "GET", path, tenant=account_id, system="runtime", **options)
-    except upstream.Unavailable:
-        return None
-    if answer.status == 404:
-        raise gate.PageNotFound()
-    return answer
+    return await account_api.read(request, account_id, "runtime", path, **options)
 
 
 def viewer_origin(request: Request) -> str:
