@@ -19,9 +19,16 @@ import pytest
 from kit.webhooks import verify
 from tests.console.test_contacts_journey import owner_account
 from tests.console.test_journey_invitations import sign_in
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
+from tests.console.web import (
+    HOSTS,
+    Visit,
+    hosts_running,
+    internal_env,
+    launch_chromium,
+    roles_running,
+    visiting,
+)
 from tests.fixtures.ad_platforms import Ga4Collect
-from tests.fixtures.harness import Process
 from tests.fixtures.webhooks import Receiver
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
@@ -39,16 +46,11 @@ def crm_hosts(services, tmp_path_factory, ga4):
     """The four systems under their host names, and a CRM worker and scheduler that send the CRM's
     deliveries (GA4's collection endpoint is the local one)."""
     with hosts_running(services, tmp_path_factory, systems=("identity", "platform", "crm", "console")) as hosts:
-        env = {**services.env, "RELAY_SYSTEMS": "crm", "WORKER_THREADS": "2", "GA4_MP_URL": ga4.url,
-               "CRM_INTERNAL_URL": f"http://127.0.0.1:{hosts.ports['crm']}"}
-        log_dir = tmp_path_factory.mktemp("automation-console")
-        roles = [Process("crm-worker", ["worker", "--processes", "1", "--queues", "crm"], env, log_dir),
-                 Process("crm-scheduler", ["scheduler"], env, log_dir)]
-        try:
+        env = internal_env(services, hosts, RELAY_SYSTEMS="crm", WORKER_THREADS="2", GA4_MP_URL=ga4.url)
+        with roles_running(env, tmp_path_factory.mktemp("automation-console"),
+                           **{"crm-worker": ["worker", "--processes", "1", "--queues", "crm"],
+                              "crm-scheduler": ["scheduler"]}) as roles:
             yield hosts, roles
-        finally:
-            for role in roles:
-                role.stop()
 
 
 @pytest.fixture(scope="module")
@@ -60,13 +62,8 @@ async def crm_chromium(crm_hosts):
 @pytest.fixture
 async def web(crm_chromium, crm_hosts) -> AsyncIterator[Visit]:
     hosts, _ = crm_hosts
-    context = await crm_chromium.new_context(base_url=hosts.url("console"), viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, hosts)
-    finally:
-        await context.close()
+    async with visiting(crm_chromium, hosts) as visit:
+        yield visit
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
+from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
 from tests.fixtures.identity import PASSWORD
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
@@ -33,13 +33,8 @@ async def edit_chromium(edit_hosts):
 
 @pytest.fixture
 async def web(edit_chromium, edit_hosts) -> AsyncIterator[Visit]:
-    context = await edit_chromium.new_context(base_url=edit_hosts.url("console"), viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, edit_hosts)
-    finally:
-        await context.close()
+    async with visiting(edit_chromium, edit_hosts) as visit:
+        yield visit
 
 
 async def owner_account(hosts, tag: str) -> tuple[object, str, httpx.AsyncClient]:

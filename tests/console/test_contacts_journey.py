@@ -16,8 +16,15 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
-from tests.fixtures.harness import Process
+from tests.console.web import (
+    HOSTS,
+    Visit,
+    hosts_running,
+    internal_env,
+    launch_chromium,
+    roles_running,
+    visiting,
+)
 from tests.fixtures.identity import PASSWORD
 
 pytestmark = [pytest.mark.timeout(420), pytest.mark.slow]
@@ -28,16 +35,11 @@ VALID, INVALID = 12_000, 12
 def crm_hosts(services, tmp_path_factory):
     """The four systems under their host names, and a CRM worker and relay of the module's own."""
     with hosts_running(services, tmp_path_factory, systems=("identity", "platform", "crm", "console")) as hosts:
-        env = {**services.env, "RELAY_SYSTEMS": "crm", "WORKER_THREADS": "2",
-               "CRM_INTERNAL_URL": f"http://127.0.0.1:{hosts.ports['crm']}"}
-        log_dir = tmp_path_factory.mktemp("crm-journey")
-        roles = [Process("crm-worker", ["worker", "--processes", "1", "--queues", "crm"], env, log_dir),
-                 Process("crm-scheduler", ["scheduler"], env, log_dir)]
-        try:
+        env = internal_env(services, hosts, RELAY_SYSTEMS="crm", WORKER_THREADS="2")
+        with roles_running(env, tmp_path_factory.mktemp("crm-journey"),
+                           **{"crm-worker": ["worker", "--processes", "1", "--queues", "crm"],
+                              "crm-scheduler": ["scheduler"]}) as roles:
             yield hosts, roles
-        finally:
-            for role in roles:
-                role.stop()
 
 
 @pytest.fixture(scope="module")
@@ -49,13 +51,8 @@ async def crm_chromium(crm_hosts):
 @pytest.fixture
 async def web(crm_chromium, crm_hosts) -> AsyncIterator[Visit]:
     hosts, _ = crm_hosts
-    context = await crm_chromium.new_context(base_url=hosts.url("console"), viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, hosts)
-    finally:
-        await context.close()
+    async with visiting(crm_chromium, hosts) as visit:
+        yield visit
 
 
 async def owner_account(crm_hosts, tag: str) -> tuple[object, str, httpx.AsyncClient]:

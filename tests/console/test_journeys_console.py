@@ -17,8 +17,15 @@ import pytest
 
 from tests.console.test_contacts_journey import owner_account
 from tests.console.test_journey_invitations import sign_in
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
-from tests.fixtures.harness import Process
+from tests.console.web import (
+    HOSTS,
+    Visit,
+    hosts_running,
+    internal_env,
+    launch_chromium,
+    roles_running,
+    visiting,
+)
 
 pytestmark = [pytest.mark.timeout(420), pytest.mark.slow]
 
@@ -28,17 +35,10 @@ def journey_hosts(services, tmp_path_factory):
     """The four systems under their host names, and a worker and scheduler of the module's own that
     run the CRM's journeys (calling this platform) and the platform's deliveries."""
     with hosts_running(services, tmp_path_factory, systems=("identity", "platform", "crm", "console")) as hosts:
-        env = {**services.env, "RELAY_SYSTEMS": "platform,crm", "WORKER_THREADS": "2",
-               "CRM_INTERNAL_URL": f"http://127.0.0.1:{hosts.ports['crm']}",
-               "PLATFORM_INTERNAL_URL": f"http://127.0.0.1:{hosts.ports['platform']}"}
-        log_dir = tmp_path_factory.mktemp("journeys-console")
-        roles = [Process("journey-worker", ["worker", "--processes", "1"], env, log_dir),
-                 Process("journey-scheduler", ["scheduler"], env, log_dir)]
-        try:
+        env = internal_env(services, hosts, RELAY_SYSTEMS="platform,crm", WORKER_THREADS="2")
+        with roles_running(env, tmp_path_factory.mktemp("journeys-console"),
+                           **{"journey-worker": ["worker", "--processes", "1"], "journey-scheduler": ["scheduler"]}) as roles:
             yield hosts, roles
-        finally:
-            for role in roles:
-                role.stop()
 
 
 @pytest.fixture(scope="module")
@@ -50,13 +50,8 @@ async def journey_chromium(journey_hosts):
 @pytest.fixture
 async def web(journey_chromium, journey_hosts) -> AsyncIterator[Visit]:
     hosts, _ = journey_hosts
-    context = await journey_chromium.new_context(base_url=hosts.url("console"), viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, hosts)
-    finally:
-        await context.close()
+    async with visiting(journey_chromium, hosts) as visit:
+        yield visit
 
 
 async def said(web: Visit, text: str) -> None:

@@ -14,7 +14,14 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, SCREENS, Visit, hosts_running, launch_chromium
+from tests.console.web import (
+    HOSTS,
+    SCREENS,
+    Visit,
+    hosts_running,
+    launch_chromium,
+    visiting,
+)
 from tests.fixtures.identity import PASSWORD
 from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
@@ -38,14 +45,8 @@ async def pages_chromium(pages_hosts):
 
 @pytest.fixture
 async def web(pages_chromium, pages_hosts) -> AsyncIterator[Visit]:
-    context = await pages_chromium.new_context(base_url=pages_hosts.url("console"),
-                                               viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, pages_hosts)
-    finally:
-        await context.close()
+    async with visiting(pages_chromium, pages_hosts) as visit:
+        yield visit
 
 
 async def owner_account(hosts) -> tuple[object, str]:

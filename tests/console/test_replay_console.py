@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
+from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
 from tests.fixtures.harness import Process
 from tests.fixtures.identity import PASSWORD
 from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
@@ -118,13 +118,8 @@ async def replay_chromium(replay_hosts):
 @pytest.fixture
 async def web(replay_chromium, replay_hosts) -> AsyncIterator[Visit]:
     hosts, _ = replay_hosts
-    context = await replay_chromium.new_context(base_url=hosts.url("console"), viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, hosts)
-    finally:
-        await context.close()
+    async with visiting(replay_chromium, hosts) as visit:
+        yield visit
 
 
 async def until(frame, expression: str, seconds: float = 20) -> None:

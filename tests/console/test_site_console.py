@@ -20,7 +20,7 @@ import pytest
 from PIL import Image
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
+from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
 from tests.fixtures.identity import PASSWORD
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
@@ -41,13 +41,8 @@ async def site_chromium(site_hosts):
 
 @pytest.fixture
 async def web(site_chromium, site_hosts) -> AsyncIterator[Visit]:
-    context = await site_chromium.new_context(base_url=site_hosts.url("console"), viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, site_hosts)
-    finally:
-        await context.close()
+    async with visiting(site_chromium, site_hosts) as visit:
+        yield visit
 
 
 def png(color: tuple[int, int, int], size: tuple[int, int] = (96, 64)) -> bytes:

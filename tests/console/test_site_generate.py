@@ -13,7 +13,7 @@ import pytest
 
 from tests.console.test_journey_invitations import sign_in
 from tests.console.test_site_console import owner_account
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
+from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
 from tests.pages.servers import ChatServer
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
@@ -43,13 +43,8 @@ async def ai_chromium(ai_hosts):
 
 @pytest.fixture
 async def web(ai_chromium, ai_hosts) -> AsyncIterator[Visit]:
-    context = await ai_chromium.new_context(base_url=ai_hosts.url("console"), viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, ai_hosts)
-    finally:
-        await context.close()
+    async with visiting(ai_chromium, ai_hosts) as visit:
+        yield visit
 
 
 async def test_a_draft_generated_then_made_a_page(web: Visit, ai_hosts):

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
+from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
 from tests.fixtures.dashboard import allowlist, bearer
 from tests.fixtures.identity import PASSWORD, outbox_for
 
@@ -40,14 +40,8 @@ async def support_chromium(support_hosts):
 
 @pytest.fixture
 async def web(support_chromium, support_hosts) -> AsyncIterator[Visit]:
-    context = await support_chromium.new_context(base_url=support_hosts.url("console"),
-                                                 viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(20_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, support_hosts)
-    finally:
-        await context.close()
+    async with visiting(support_chromium, support_hosts) as visit:
+        yield visit
 
 
 def local(hosts, system: str, headers: dict | None = None) -> httpx.AsyncClient:

@@ -31,7 +31,7 @@ from typing import AsyncIterator, Iterator
 
 import pytest
 
-from tests.fixtures.harness import ROOT, Server, free_port
+from tests.fixtures.harness import ROOT, Process, Server, free_port
 
 CHROMIUM = "/usr/bin/chromium"
 HOSTS = {"console": "console.herald.test", "platform": "api.herald.test", "identity": "auth.herald.test",
@@ -106,6 +106,44 @@ def hosts_running(services, tmp_path_factory, systems: tuple[str, ...] = SYSTEMS
             server.stop()
 
 
+def internal_env(services, hosts: Hosts, **extra: str) -> dict[str, str]:
+    """The run's settings with every system of ``hosts`` reached at its internal URL, for the roles a
+    module runs beside its hosts (a worker, a scheduler, a stream consumer), and ``extra``."""
+    return {**services.env, **{f"{system.upper()}_INTERNAL_URL": f"http://127.0.0.1:{port}"
+                               for system, port in hosts.ports.items()}, **extra}
+
+
+@contextlib.contextmanager
+def roles_running(env: dict[str, str], log_dir, **roles: list[str]) -> Iterator[list[Process]]:
+    """``herald <argv>`` for each role named (``worker=["worker", "--processes", "1"]``), with ``env``;
+    stopped on leaving."""
+    started: list[Process] = []
+    try:
+        for name, argv in roles.items():
+            started.append(Process(name, argv, env, log_dir))
+        yield started
+    finally:
+        for role in started:
+            role.stop()
+
+
+def resolver_rules(*extra_hosts: str) -> str:
+    """Chromium's flag resolving the systems' host names (and ``extra_hosts``: a page's own domain) locally."""
+    return "--host-resolver-rules=" + ", ".join(f"MAP {host} 127.0.0.1" for host in (*HOSTS.values(), *extra_hosts))
+
+
+@contextlib.asynccontextmanager
+async def visiting(browser, hosts: Hosts, *, timeout_ms: int = 20_000) -> AsyncIterator["Visit"]:
+    """A fresh browser profile (its own cookies) on the console of ``hosts``, 1280 px wide."""
+    context = await browser.new_context(base_url=hosts.url("console"), viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(timeout_ms)
+    page = await context.new_page()
+    try:
+        yield Visit(page, hosts)
+    finally:
+        await context.close()
+
+
 @contextlib.asynccontextmanager
 async def launch_chromium(*flags: str):
     """The one way the tests start a browser: Playwright driving Debian's Chromium, headless, with
@@ -144,14 +182,8 @@ async def chromium_browser(herald_hosts):
 @pytest.fixture
 async def web(chromium_browser, herald_hosts) -> AsyncIterator["Visit"]:
     """A fresh browser profile (its own cookies) on the console, 1280 px wide."""
-    context = await chromium_browser.new_context(base_url=herald_hosts.url("console"),
-                                                 viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(15_000)
-    page = await context.new_page()
-    try:
-        yield Visit(page, herald_hosts)
-    finally:
-        await context.close()
+    async with visiting(chromium_browser, herald_hosts, timeout_ms=15_000) as visit:
+        yield visit
 
 
 class Visit:
