@@ -142,8 +142,14 @@ async def test_a_page_built_in_the_editor_is_previewed_published_and_served_on_i
     row = page.get_by_role("row", name="Spring sale")
     assert "Published" in await row.inner_text() and SITE in await row.inner_text()
 
-    # Opened on its own host, as a visitor.
-    await page.goto(live)
-    await page.get_by_role("heading", name="Spring sale", level=1).wait_for()
+    # Opened on its own host, as a visitor: the runtime keeps what a host serves for up to 30 s
+    # (app/runtime/site/cache.py), and the visit above, before the verification, found nothing there.
+    heading = page.get_by_role("heading", name="Spring sale", level=1)
+    for _ in range(25):
+        await page.goto(live)
+        if await heading.count():
+            break
+        await page.wait_for_timeout(2_000)
+    await heading.wait_for()
     assert await page.get_by_role("link", name="Shop now").get_attribute("href") == "https://shop.example.com/spring"
     await page.get_by_text("Only this week: 20% off everything.").wait_for()

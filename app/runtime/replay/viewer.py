@@ -47,7 +47,9 @@ FILES = {"player.js": "text/javascript; charset=utf-8", "heatmap.js": "text/java
          "viewer.css": "text/css; charset=utf-8", "rrweb.css": "text/css; charset=utf-8"}
 TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
                         autoescape=select_autoescape(default=True))
-HTML = answers({200: Schema({"type": "string"}, "text/html")})
+PAGE = Schema({"type": "string"}, "text/html")
+# The viewer's pages, and its refusals as pages too (a link expired or forged is read by a person).
+HTML = answers({200: PAGE, 401: PAGE})
 # 'unsafe-inline' styles: a recording is the page's DOM with its <style> elements and style
 # attributes, drawn without them otherwise; what a style could load (url(): images, fonts) is
 # held by img-src and font-src, which name no host.
