@@ -69,7 +69,7 @@ async def _page(request: Request, account: dict, list_id: str, status: int = 200
             picks = [{**item, "member": item["id"] in member_ids} for item in matches.get("contatos", [])]
     context.setdefault("notice", _notice(request))
     context.setdefault("values", {"emails": ""})
-    list_item = found.get("list_item")
+    list_item = found.get("lista")
     return render(request, "contact_list/list.html", status, title=list_item.get("nome") or "List", list_item=list_item,
                   members=members.get("contatos", []) if members is not None and members.ok else None,
                   next_cursor=members.get("proximo_cursor") if members is not None and members.ok else None,
