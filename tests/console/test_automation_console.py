@@ -20,11 +20,11 @@ from kit.webhooks import verify
 from tests.console.test_contacts_journey import owner_account
 from tests.console.test_journey_invitations import sign_in
 from tests.console.web import (
-    HOSTS,
     Visit,
     hosts_running,
     internal_env,
     launch_chromium,
+    resolver_rules,
     roles_running,
     visiting,
 )
@@ -55,7 +55,7 @@ def crm_hosts(services, tmp_path_factory, ga4):
 
 @pytest.fixture(scope="module")
 async def crm_chromium(crm_hosts):
-    async with launch_chromium(f"--host-resolver-rules=MAP {HOSTS['console']} 127.0.0.1") as browser:
+    async with launch_chromium(resolver_rules()) as browser:
         yield browser
 
 

@@ -13,7 +13,13 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
+from tests.console.web import (
+    Visit,
+    hosts_running,
+    launch_chromium,
+    resolver_rules,
+    visiting,
+)
 from tests.fixtures.identity import PASSWORD
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
@@ -27,7 +33,7 @@ def edit_hosts(services, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 async def edit_chromium(edit_hosts):
-    async with launch_chromium(f"--host-resolver-rules=MAP {HOSTS['console']} 127.0.0.1") as browser:
+    async with launch_chromium(resolver_rules()) as browser:
         yield browser
 
 

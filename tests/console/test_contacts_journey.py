@@ -17,11 +17,11 @@ import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
 from tests.console.web import (
-    HOSTS,
     Visit,
     hosts_running,
     internal_env,
     launch_chromium,
+    resolver_rules,
     roles_running,
     visiting,
 )
@@ -44,7 +44,7 @@ def crm_hosts(services, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 async def crm_chromium(crm_hosts):
-    async with launch_chromium(f"--host-resolver-rules=MAP {HOSTS['console']} 127.0.0.1") as browser:
+    async with launch_chromium(resolver_rules()) as browser:
         yield browser
 
 

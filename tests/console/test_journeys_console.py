@@ -18,11 +18,11 @@ import pytest
 from tests.console.test_contacts_journey import owner_account
 from tests.console.test_journey_invitations import sign_in
 from tests.console.web import (
-    HOSTS,
     Visit,
     hosts_running,
     internal_env,
     launch_chromium,
+    resolver_rules,
     roles_running,
     visiting,
 )
@@ -43,7 +43,7 @@ def journey_hosts(services, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 async def journey_chromium(journey_hosts):
-    async with launch_chromium(f"--host-resolver-rules=MAP {HOSTS['console']} 127.0.0.1") as browser:
+    async with launch_chromium(resolver_rules()) as browser:
         yield browser
 
 

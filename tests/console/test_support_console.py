@@ -14,7 +14,13 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
+from tests.console.web import (
+    Visit,
+    hosts_running,
+    launch_chromium,
+    resolver_rules,
+    visiting,
+)
 from tests.fixtures.dashboard import allowlist, bearer
 from tests.fixtures.identity import PASSWORD, outbox_for
 
@@ -33,8 +39,7 @@ def support_hosts(services, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 async def support_chromium(support_hosts):
-    rules = ", ".join(f"MAP {host} 127.0.0.1" for host in HOSTS.values())
-    async with launch_chromium(f"--host-resolver-rules={rules}") as browser:
+    async with launch_chromium(resolver_rules()) as browser:
         yield browser
 
 
