@@ -146,9 +146,11 @@ SAVED = {"created": "Alert created. Herald reads its metric now, then every minu
 @bp.get("/a/<account_id:id>/alerts/<alert_id:id>", ctx_query=("saved", "cursor"))
 async def alert_page(request: Request, account_id: str, alert_id: str) -> HTTPResponse:
     account = await gate.require_account(request, account_id)
+    # The history before the alert: an evaluation that commits between the two reads then shows in the
+    # state as well, so the page never lists a "Fired" event beside a "Calm" state read before it.
+    history = await _own_history(request, account_id, alert_id)
     alert = await _alert(request, account_id, alert_id)
-    return _form_page(request, account, alert=alert, values=_values_of(alert),
-                      history=await _own_history(request, account_id, alert_id),
+    return _form_page(request, account, alert=alert, values=_values_of(alert), history=history,
                       notice=SAVED.get(request.args.get("saved") or ""))
 
 
