@@ -5,15 +5,16 @@ the console's Origin on writes, each form's CSRF token read from the page it cam
 from __future__ import annotations
 
 import re
-from typing import AsyncIterator
+from typing import AsyncIterator, Iterator
 
 import httpx
 import pytest
 from tortoise import connections
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
+from tests.console.web import Hosts, Visit, hosts_running, launch_chromium, resolver_rules, visiting
 from tests.fixtures.dashboard import Member, new_account, signed_in_member
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture: the DNS of dns_hosts)
+from tests.fixtures.providers import dns_server  # noqa: F401  (fixture: the DNS herald_hosts resolves through)
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -77,12 +78,33 @@ async def owner_with_account(identity, dashboard, tag: str, name: str) -> tuple[
     return member, await new_account(dashboard, member, name)
 
 
+# The browser's stack, once per test process and shared by every browser module of this folder (defined
+# here and nowhere else: a session fixture imported into a module is an instance of that module's own, kept
+# to the end of the run, tests/house/test_fixtures_once.py). Modules add the roles they watch (a worker, a
+# scheduler, a stream consumer) for their own duration beside it.
 @pytest.fixture(scope="session")
-def dns_hosts(services, dns_server, tmp_path_factory):  # noqa: F811
-    """The systems under their host names (tests/console/web.py) with the platform resolving DNS
-    through the loopback ``dns_server``: defined here, once, so every browser journey that verifies
-    a domain (the modules star-importing tests/console/dns_web.py) shares one stack."""
-    from tests.console.web import hosts_running
-
-    with hosts_running(services, tmp_path_factory, DNS_NAMESERVERS=dns_server.address) as hosts:
+def herald_hosts(services, tmp_path_factory, dns_server) -> Iterator[Hosts]:  # noqa: F811
+    """Every system under its host name (tests/console/web.py): pages and the platform resolve DNS through
+    the loopback ``dns_server``, so a journey verifies a domain by publishing its records there; the
+    runtime's live view beats every 3 s (a lease left behind runs out soon)."""
+    with hosts_running(services, tmp_path_factory, DNS_NAMESERVERS=dns_server.address,
+                       RUNTIME_SSE_HEARTBEAT_SECONDS="3") as hosts:
         yield hosts
+
+
+@pytest.fixture(scope="session")
+async def chromium_browser(herald_hosts):
+    """One headless Chromium for the run (Playwright, Debian's binary): the systems' host names and the
+    pages' domains (``*.example.com``, ``*.example.test``) resolve to this machine, a local HTTPS server's
+    own certificate is accepted (the replays' remote images), and the console's origin counts as secure
+    (WebAuthn)."""
+    async with launch_chromium(resolver_rules("*.example.com", "*.example.test"), "--ignore-certificate-errors",
+                               "--unsafely-treat-insecure-origin-as-secure=" + herald_hosts.url("console")) as browser:
+        yield browser
+
+
+@pytest.fixture
+async def web(chromium_browser, herald_hosts) -> AsyncIterator[Visit]:
+    """A fresh browser profile (its own cookies) on the console, 1280 px wide."""
+    async with visiting(chromium_browser, herald_hosts) as visit:
+        yield visit

@@ -19,9 +19,8 @@ import pytest
 import redis
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium
+from tests.console.web import Visit
 from tests.fixtures.identity import PASSWORD
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 from tests.runtime.conftest import BROWSER, consumer_process
 
 pytestmark = [pytest.mark.timeout(420), pytest.mark.slow]
@@ -29,23 +28,14 @@ SITE = f"shop-{secrets.token_hex(4)}.example.com"
 
 
 @pytest.fixture(scope="module")
-def analytics_hosts(services, tmp_path_factory, dns_server):  # noqa: F811
-    """The five systems under their host names (heartbeats every 3 s, so a lease left behind runs out
-    soon), and a stream consumer of the module's own."""
-    with hosts_running(services, tmp_path_factory, systems=("identity", "platform", "pages", "runtime", "console"),
-                       DNS_NAMESERVERS=dns_server.address, RUNTIME_SSE_HEARTBEAT_SECONDS="3") as hosts:
-        consumer = consumer_process(services, tmp_path_factory.mktemp("analytics-consumer"))
-        try:
-            yield hosts
-        finally:
-            consumer.stop()
-
-
-@pytest.fixture(scope="module")
-async def analytics_chromium(analytics_hosts):
-    rules = f"MAP {HOSTS['console']} 127.0.0.1, MAP {SITE} 127.0.0.1"
-    async with launch_chromium(f"--host-resolver-rules={rules}") as browser:
-        yield browser
+def analytics_hosts(herald_hosts, services, tmp_path_factory):
+    """The run's browser stack (its live view beats every 3 s, so a lease left behind runs out soon),
+    and a stream consumer of the module's own."""
+    consumer = consumer_process(services, tmp_path_factory.mktemp("analytics-consumer"))
+    try:
+        yield herald_hosts
+    finally:
+        consumer.stop()
 
 
 async def owner_with_a_published_page(hosts, dns) -> tuple[object, str]:
@@ -101,11 +91,11 @@ def open_streams_of(services, person_id: str) -> int:
         client.close()
 
 
-async def test_live_view_overview_quality_and_the_stream_cap(analytics_chromium, analytics_hosts, dns_server,  # noqa: F811
+async def test_live_view_overview_quality_and_the_stream_cap(chromium_browser, analytics_hosts, dns_server,  # noqa: F811
                                                              services):
     hosts = analytics_hosts
     owner, account = await owner_with_a_published_page(hosts, dns_server)
-    context = await analytics_chromium.new_context(base_url=hosts.url("console"), viewport={"width": 1280, "height": 800})
+    context = await chromium_browser.new_context(base_url=hosts.url("console"), viewport={"width": 1280, "height": 800})
     context.set_default_timeout(20_000)
     web = Visit(await context.new_page(), hosts)
     page = web.page
@@ -121,7 +111,7 @@ async def test_live_view_overview_quality_and_the_stream_cap(analytics_chromium,
     await web.heading("Live")
     await until_live(web)
     assert await page.locator("#live-visitors").inner_text() == "0"
-    visitor = await analytics_chromium.new_context(user_agent=BROWSER, viewport={"width": 1280, "height": 800})
+    visitor = await chromium_browser.new_context(user_agent=BROWSER, viewport={"width": 1280, "height": 800})
     seen = await visitor.new_page()
     await seen.goto(f"http://{SITE}:{hosts.ports['runtime']}/launch")
     assert await seen.evaluate("document.querySelector('h1').textContent") == "Launch day"

@@ -21,10 +21,7 @@ from tests.console.test_contacts_journey import owner_account
 from tests.console.test_journey_invitations import sign_in
 from tests.console.web import (
     Visit,
-    hosts_running,
     internal_env,
-    launch_chromium,
-    resolver_rules,
     roles_running,
     visiting,
 )
@@ -42,27 +39,20 @@ def ga4():
 
 
 @pytest.fixture(scope="module")
-def crm_hosts(services, tmp_path_factory, ga4):
-    """The four systems under their host names, and a CRM worker and scheduler that send the CRM's
+def crm_hosts(herald_hosts, services, tmp_path_factory, ga4):
+    """The run's browser stack, and a CRM worker and scheduler of the module's own that send the CRM's
     deliveries (GA4's collection endpoint is the local one)."""
-    with hosts_running(services, tmp_path_factory, systems=("identity", "platform", "crm", "console")) as hosts:
-        env = internal_env(services, hosts, RELAY_SYSTEMS="crm", WORKER_THREADS="2", GA4_MP_URL=ga4.url)
-        with roles_running(env, tmp_path_factory.mktemp("automation-console"),
-                           **{"crm-worker": ["worker", "--processes", "1", "--queues", "crm"],
-                              "crm-scheduler": ["scheduler"]}) as roles:
-            yield hosts, roles
-
-
-@pytest.fixture(scope="module")
-async def crm_chromium(crm_hosts):
-    async with launch_chromium(resolver_rules()) as browser:
-        yield browser
+    env = internal_env(services, herald_hosts, RELAY_SYSTEMS="crm", WORKER_THREADS="2", GA4_MP_URL=ga4.url)
+    with roles_running(env, tmp_path_factory.mktemp("automation-console"),
+                       **{"crm-worker": ["worker", "--processes", "1", "--queues", "crm"],
+                          "crm-scheduler": ["scheduler"]}) as roles:
+        yield herald_hosts, roles
 
 
 @pytest.fixture
-async def web(crm_chromium, crm_hosts) -> AsyncIterator[Visit]:
+async def web(chromium_browser, crm_hosts) -> AsyncIterator[Visit]:
     hosts, _ = crm_hosts
-    async with visiting(crm_chromium, hosts) as visit:
+    async with visiting(chromium_browser, hosts) as visit:
         yield visit
 
 

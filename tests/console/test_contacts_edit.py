@@ -7,40 +7,15 @@ axe-core on every page; each screen photographed at 1280 and 390 px (light and d
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import (
-    Visit,
-    hosts_running,
-    launch_chromium,
-    resolver_rules,
-    visiting,
-)
+from tests.console.web import Visit
 from tests.fixtures.identity import PASSWORD
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def edit_hosts(services, tmp_path_factory):
-    with hosts_running(services, tmp_path_factory, systems=("identity", "platform", "crm", "console")) as hosts:
-        yield hosts
-
-
-@pytest.fixture(scope="module")
-async def edit_chromium(edit_hosts):
-    async with launch_chromium(resolver_rules()) as browser:
-        yield browser
-
-
-@pytest.fixture
-async def web(edit_chromium, edit_hosts) -> AsyncIterator[Visit]:
-    async with visiting(edit_chromium, edit_hosts) as visit:
-        yield visit
 
 
 async def owner_account(hosts, tag: str) -> tuple[object, str, httpx.AsyncClient]:
@@ -63,9 +38,9 @@ async def made(crm: httpx.AsyncClient, body: dict) -> dict:
     return answer.json()["contato"]
 
 
-async def test_a_contact_edited_with_a_refusal_beside_its_field(web: Visit, edit_hosts):
+async def test_a_contact_edited_with_a_refusal_beside_its_field(web: Visit, herald_hosts):
     page = web.page
-    owner, account, crm = await owner_account(edit_hosts, "edit-contact")
+    owner, account, crm = await owner_account(herald_hosts, "edit-contact")
     tag = secrets.token_hex(3)
     ana = await made(crm, {"email": f"ana-{tag}@example.com", "nome": "Ana", "telefone": "+5511912345678",
                            "atributos": {"plano": "ouro", "pontos": 10, "vip": True}})
@@ -119,9 +94,9 @@ async def test_a_contact_edited_with_a_refusal_beside_its_field(web: Visit, edit
     await crm.aclose()
 
 
-async def test_a_lists_members_added_picked_pasted_paged_and_removed(web: Visit, edit_hosts):
+async def test_a_lists_members_added_picked_pasted_paged_and_removed(web: Visit, herald_hosts):
     page = web.page
-    owner, account, crm = await owner_account(edit_hosts, "edit-list")
+    owner, account, crm = await owner_account(herald_hosts, "edit-list")
     tag = secrets.token_hex(3)
     people = [await made(crm, {"email": f"p{n}-{tag}@example.com", "nome": f"Person {n}"}) for n in range(53)]
     made_list = (await crm.post("/v1/listas", json={"nome": "Newsletter"})).json()["lista"]

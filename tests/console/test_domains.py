@@ -22,7 +22,6 @@ from tests.fixtures.dashboard import join, signed_in_member
 from tests.fixtures.harness import Server, free_port
 from tests.fixtures.identity import PASSWORD
 from tests.fixtures.polling import until
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
 
 @pytest.fixture(scope="module")

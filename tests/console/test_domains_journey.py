@@ -13,7 +13,6 @@ from typing import AsyncIterator
 import httpx
 import pytest
 
-from tests.console.dns_web import *  # noqa: F401,F403
 from tests.console.dns_web import Visit, publish_from_page
 from tests.fixtures.dashboard import outbox_for
 from tests.fixtures.identity import PASSWORD, make_person

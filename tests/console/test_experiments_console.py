@@ -20,46 +20,36 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
+from tests.console.web import Hosts, Visit, visiting
 from tests.fixtures.harness import Process
 from tests.fixtures.identity import PASSWORD
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 from tests.runtime.conftest import BROWSER
 
 pytestmark = [pytest.mark.timeout(420), pytest.mark.slow]
-SYSTEMS = ("identity", "platform", "pages", "runtime", "console")
 HEADLINE_A, HEADLINE_B = "Spring sale", "Spring: 20% off everything"
 
 
 @pytest.fixture(scope="module")
-def site_hosts(services, tmp_path_factory, dns_server):  # noqa: F811
-    """The five systems under their host names, pages verifying domains through the loopback DNS
-    server, and a stream consumer of the module's own that flushes to this pages server."""
-    with hosts_running(services, tmp_path_factory, systems=SYSTEMS, DNS_NAMESERVERS=dns_server.address) as hosts:
-        env = {**services.env}
-        for system, port in hosts.ports.items():
-            env[f"{system.upper()}_URL"] = hosts.url(system)
-            env[f"{system.upper()}_INTERNAL_URL"] = f"http://127.0.0.1:{port}"
-        consumer = Process("consumer", ["consume", "--kinds", "runtime", "--batch", "50", "--claim-idle-ms", "1000"],
-                           env, tmp_path_factory.mktemp("experiments-consumer"))
-        hosts.consumer_log = consumer.log
-        try:
-            yield hosts
-        finally:
-            consumer.stop()
-
-
-@pytest.fixture(scope="module")
-async def site_chromium(site_hosts):
-    # The console's host and every page host of the test (*.example.com) resolve to this machine.
-    async with launch_chromium(f"--host-resolver-rules=MAP {HOSTS['console']} 127.0.0.1, "
-                               "MAP *.example.com 127.0.0.1") as browser:
-        yield browser
+def site_hosts(herald_hosts, services, tmp_path_factory):
+    """The run's browser stack (pages verifying domains through the loopback DNS server), and a stream
+    consumer of the module's own that flushes to its pages server (its log: ``consumer_log``)."""
+    hosts = Hosts(dict(herald_hosts.ports))
+    env = {**services.env}
+    for system, port in hosts.ports.items():
+        env[f"{system.upper()}_URL"] = hosts.url(system)
+        env[f"{system.upper()}_INTERNAL_URL"] = f"http://127.0.0.1:{port}"
+    consumer = Process("consumer", ["consume", "--kinds", "runtime", "--batch", "50", "--claim-idle-ms", "1000"],
+                       env, tmp_path_factory.mktemp("experiments-consumer"))
+    hosts.consumer_log = consumer.log
+    try:
+        yield hosts
+    finally:
+        consumer.stop()
 
 
 @pytest.fixture
-async def web(site_chromium, site_hosts) -> AsyncIterator[Visit]:
-    async with visiting(site_chromium, site_hosts) as visit:
+async def web(chromium_browser, site_hosts) -> AsyncIterator[Visit]:
+    async with visiting(chromium_browser, site_hosts) as visit:
         yield visit
 
 
@@ -135,7 +125,7 @@ async def visit_until_both_sides(browser, url: str, *, each: int = 2, most: int 
 
 
 async def test_an_ab_test_built_in_the_console_measured_from_real_visits_and_promoted(
-        web: Visit, site_hosts, site_chromium, dns_server):  # noqa: F811
+        web: Visit, site_hosts, chromium_browser, dns_server):  # noqa: F811
     page = web.page
     owner, account, host, subject, pages = await published_page(site_hosts, dns_server)
     await sign_in(web, owner.email)
@@ -171,7 +161,7 @@ async def test_an_ab_test_built_in_the_console_measured_from_real_visits_and_pro
 
     # Real visits: fresh browsers on the page's host, until both sides were shown; one converts on B.
     url = f"http://{host}:{site_hosts.ports['runtime']}/spring"
-    seen, visitor = await visit_until_both_sides(site_chromium, url)
+    seen, visitor = await visit_until_both_sides(chromium_browser, url)
     shown = visitor.pages[0]
     await shown.get_by_label("E-mail").fill("reader@example.com")
     await shown.get_by_role("button", name="Send").click()

@@ -14,7 +14,6 @@ import httpx
 import pyotp
 import pytest
 
-from tests.console.web import *  # noqa: F401,F403
 from tests.console.web import Visit
 from tests.fixtures.dashboard import outbox_for
 from tests.fixtures.identity import PASSWORD, make_person, unique_email

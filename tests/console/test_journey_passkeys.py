@@ -13,7 +13,6 @@ import httpx
 import pytest
 from tortoise import connections
 
-from tests.console.web import *  # noqa: F401,F403
 from tests.console.web import Visit, virtual_authenticator
 from tests.fixtures.identity import PASSWORD, make_person
 

@@ -12,7 +12,6 @@ from typing import AsyncIterator
 import httpx
 import pytest
 
-from tests.console.web import *  # noqa: F401,F403
 from tests.console.web import Visit
 from tests.fixtures.dashboard import invitation_text, outbox_for
 from tests.fixtures.identity import PASSWORD, enable_totp, make_person, unique_email

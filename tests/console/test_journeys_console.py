@@ -19,10 +19,7 @@ from tests.console.test_contacts_journey import owner_account
 from tests.console.test_journey_invitations import sign_in
 from tests.console.web import (
     Visit,
-    hosts_running,
     internal_env,
-    launch_chromium,
-    resolver_rules,
     roles_running,
     visiting,
 )
@@ -31,26 +28,19 @@ pytestmark = [pytest.mark.timeout(420), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def journey_hosts(services, tmp_path_factory):
-    """The four systems under their host names, and a worker and scheduler of the module's own that
-    run the CRM's journeys (calling this platform) and the platform's deliveries."""
-    with hosts_running(services, tmp_path_factory, systems=("identity", "platform", "crm", "console")) as hosts:
-        env = internal_env(services, hosts, RELAY_SYSTEMS="platform,crm", WORKER_THREADS="2")
-        with roles_running(env, tmp_path_factory.mktemp("journeys-console"),
-                           **{"journey-worker": ["worker", "--processes", "1"], "journey-scheduler": ["scheduler"]}) as roles:
-            yield hosts, roles
-
-
-@pytest.fixture(scope="module")
-async def journey_chromium(journey_hosts):
-    async with launch_chromium(resolver_rules()) as browser:
-        yield browser
+def journey_hosts(herald_hosts, services, tmp_path_factory):
+    """The run's browser stack, and a worker and scheduler of the module's own that run the CRM's
+    journeys (calling its platform) and the platform's deliveries."""
+    env = internal_env(services, herald_hosts, RELAY_SYSTEMS="platform,crm", WORKER_THREADS="2")
+    with roles_running(env, tmp_path_factory.mktemp("journeys-console"),
+                       **{"journey-worker": ["worker", "--processes", "1"], "journey-scheduler": ["scheduler"]}) as roles:
+        yield herald_hosts, roles
 
 
 @pytest.fixture
-async def web(journey_chromium, journey_hosts) -> AsyncIterator[Visit]:
+async def web(chromium_browser, journey_hosts) -> AsyncIterator[Visit]:
     hosts, _ = journey_hosts
-    async with visiting(journey_chromium, hosts) as visit:
+    async with visiting(chromium_browser, hosts) as visit:
         yield visit
 
 

@@ -12,7 +12,6 @@ import pytest
 
 from tests.console.test_journey_invitations import api, auth  # noqa: F401 (fixtures)
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import *  # noqa: F401,F403
 from tests.console.web import Visit
 from tests.fixtures.identity import PASSWORD
 from tests.fixtures.platform import verify_domain

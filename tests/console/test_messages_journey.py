@@ -16,7 +16,6 @@ from typing import Iterator
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import *  # noqa: F401,F403
 from tests.console.web import Visit
 from tests.fixtures.polling import until
 from tests.fixtures.platform import verify_domain

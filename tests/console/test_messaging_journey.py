@@ -21,7 +21,6 @@ import secrets
 import httpx
 import pytest
 
-from tests.console.dns_web import *  # noqa: F401,F403
 from tests.console.dns_web import Visit, record_from_page
 from tests.fixtures.dashboard import outbox_for
 from tests.fixtures.identity import PASSWORD, unique_email

@@ -8,45 +8,16 @@ axe-core on every page; each screen photographed at 1280 and 390 px (light and d
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import (
-    HOSTS,
-    SCREENS,
-    Visit,
-    hosts_running,
-    launch_chromium,
-    visiting,
-)
+from tests.console.web import HOSTS, SCREENS, Visit
 from tests.fixtures.identity import PASSWORD
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.timeout(420), pytest.mark.slow]
 SITE = f"lp-{secrets.token_hex(4)}.example.com"  # the custom domain of this run (Chromium maps it locally)
-
-
-@pytest.fixture(scope="module")
-def pages_hosts(services, tmp_path_factory, dns_server):  # noqa: F811
-    with hosts_running(services, tmp_path_factory, systems=("identity", "platform", "pages", "runtime", "console"),
-                       DNS_NAMESERVERS=dns_server.address) as hosts:
-        yield hosts
-
-
-@pytest.fixture(scope="module")
-async def pages_chromium(pages_hosts):
-    rules = ", ".join(f"MAP {host} 127.0.0.1" for host in (*HOSTS.values(), SITE))
-    async with launch_chromium(f"--host-resolver-rules={rules}") as browser:
-        yield browser
-
-
-@pytest.fixture
-async def web(pages_chromium, pages_hosts) -> AsyncIterator[Visit]:
-    async with visiting(pages_chromium, pages_hosts) as visit:
-        yield visit
 
 
 async def owner_account(hosts) -> tuple[object, str]:
@@ -61,9 +32,9 @@ async def owner_account(hosts) -> tuple[object, str]:
 
 
 async def test_a_page_built_in_the_editor_is_previewed_published_and_served_on_its_verified_domain(
-        web: Visit, pages_hosts, dns_server):  # noqa: F811
+        web: Visit, herald_hosts, dns_server):  # noqa: F811
     page = web.page
-    owner, account = await owner_account(pages_hosts)
+    owner, account = await owner_account(herald_hosts)
     await sign_in(web, owner.email)
 
     # A custom domain: added, its records shown, not verified yet.
@@ -104,7 +75,7 @@ async def test_a_page_built_in_the_editor_is_previewed_published_and_served_on_i
     assert legends == ["Block 1: Heading", "Block 2: Button", "Block 3: Text"]
     frame = page.locator("iframe.preview-frame")
     assert await frame.get_attribute("sandbox") == "allow-popups allow-popups-to-escape-sandbox"
-    assert (await frame.get_attribute("src")).startswith(f"{pages_hosts.url('runtime')}/_preview/")
+    assert (await frame.get_attribute("src")).startswith(f"{herald_hosts.url('runtime')}/_preview/")
     await preview.get_by_role("link", name="Shop now").wait_for()
     await web.check("pages-editor")
     # On a phone the frame comes under the blocks: scrolled to, it shows the page (a full-page
@@ -122,7 +93,7 @@ async def test_a_page_built_in_the_editor_is_previewed_published_and_served_on_i
     assert "is not verified yet" in await warning.inner_text()
     await web.check("pages-editor-published-unverified")
     async with httpx.AsyncClient(timeout=10) as visitor:
-        unseen = await visitor.get(f"http://127.0.0.1:{pages_hosts.ports['runtime']}/spring", headers={"Host": SITE})
+        unseen = await visitor.get(f"http://127.0.0.1:{herald_hosts.ports['runtime']}/spring", headers={"Host": SITE})
     assert unseen.status_code == 404
 
     # The TXT record published, the domain verified from its page.
@@ -136,7 +107,7 @@ async def test_a_page_built_in_the_editor_is_previewed_published_and_served_on_i
     # The editor no longer warns, and links the page where visitors see it.
     await web.goto(editor_url)
     assert await page.locator(".served-nowhere").count() == 0
-    live = f"http://{SITE}:{pages_hosts.ports['runtime']}/spring"
+    live = f"http://{SITE}:{herald_hosts.ports['runtime']}/spring"
     assert await page.get_by_role("link", name=live).count() == 1
     await web.goto(f"/a/{account}/pages", "pages-list")
     row = page.get_by_role("row", name="Spring sale")

@@ -76,7 +76,7 @@ async def test_email_addresses_added_resent_and_removed(browser, identity):
 
 
 async def test_turn_off_the_authenticator_app_and_read_the_trail(browser, identity, app_code_person):
-    person = app_code_person  # the app turned on before the test: its next code needs no wait
+    person = app_code_person  # the app on, its step made older: its next code needs no wait
     await browser.get("/sign-in")
     await browser.post("/sign-in", {"email": person.email, "password": PASSWORD})
     signed = await browser.post("/sign-in/code", {"use": "totp", "code": person.code()})

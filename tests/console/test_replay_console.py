@@ -21,10 +21,9 @@ import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
+from tests.console.web import HOSTS, Visit, internal_env, visiting
 from tests.fixtures.harness import Process
 from tests.fixtures.identity import PASSWORD
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 from tests.runtime.conftest import BROWSER, eventually
 
 pytestmark = [pytest.mark.timeout(420), pytest.mark.slow]
@@ -91,34 +90,25 @@ def _certificate(directory):
 
 
 @pytest.fixture(scope="module")
-def replay_hosts(services, tmp_path_factory, dns_server):  # noqa: F811
-    """The five systems under their host names (pages verifying domains on the test's DNS server),
-    a stream consumer writing /collect and /replay batches, and the remote image server."""
-    systems = ("identity", "platform", "pages", "runtime", "console")
-    with hosts_running(services, tmp_path_factory, systems=systems, DNS_NAMESERVERS=dns_server.address) as hosts:
-        env = {**services.env, **{f"{name.upper()}_INTERNAL_URL": f"http://127.0.0.1:{port}"
-                                  for name, port in hosts.ports.items()}}
-        consumer = Process("consumer", ["consume", "--batch", "50", "--claim-idle-ms", "1000"], env,
-                           tmp_path_factory.mktemp("replay-consumer"))
-        remote = RemoteImages(tmp_path_factory.mktemp("remote-tls"))
-        try:
-            yield hosts, remote
-        finally:
-            remote.close()
-            consumer.stop()
-
-
-@pytest.fixture(scope="module")
-async def replay_chromium(replay_hosts):
-    rules = ", ".join(f"MAP {host} 127.0.0.1" for host in (*HOSTS.values(), REMOTE, "*.example.com"))
-    async with launch_chromium(f"--host-resolver-rules={rules}", "--ignore-certificate-errors") as browser:
-        yield browser
+def replay_hosts(herald_hosts, services, tmp_path_factory):
+    """The run's browser stack (pages verifying domains on the test's DNS server), a stream consumer of
+    the module's own writing /collect and /replay batches, and the remote image server (the browser maps
+    ``*.example.test`` here and accepts its certificate)."""
+    env = internal_env(services, herald_hosts)
+    consumer = Process("consumer", ["consume", "--batch", "50", "--claim-idle-ms", "1000"], env,
+                       tmp_path_factory.mktemp("replay-consumer"))
+    remote = RemoteImages(tmp_path_factory.mktemp("remote-tls"))
+    try:
+        yield herald_hosts, remote
+    finally:
+        remote.close()
+        consumer.stop()
 
 
 @pytest.fixture
-async def web(replay_chromium, replay_hosts) -> AsyncIterator[Visit]:
+async def web(chromium_browser, replay_hosts) -> AsyncIterator[Visit]:
     hosts, _ = replay_hosts
-    async with visiting(replay_chromium, hosts) as visit:
+    async with visiting(chromium_browser, hosts) as visit:
         yield visit
 
 
@@ -166,7 +156,7 @@ async def _publish(hosts, headers, host: str, image: str) -> None:
 
 
 async def test_heatmap_and_replay_play_from_the_runtime_origin_and_load_nothing_remote(
-        web: Visit, replay_hosts, replay_chromium, dns_server):  # noqa: F811
+        web: Visit, replay_hosts, chromium_browser, dns_server):  # noqa: F811
     hosts, remote = replay_hosts
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{hosts.ports['identity']}", timeout=20) as auth:
         owner = await verified_person(auth, "replay-owner")
@@ -174,7 +164,7 @@ async def test_heatmap_and_replay_play_from_the_runtime_origin_and_load_nothing_
     await _publish(hosts, headers, host, f"https://{REMOTE}:{remote.port}/x.png")
 
     # A visitor, in a browser of their own: the page, its remote image, clicks and a scroll.
-    visitor = await replay_chromium.new_context(user_agent=BROWSER, viewport={"width": 1280, "height": 800})
+    visitor = await chromium_browser.new_context(user_agent=BROWSER, viewport={"width": 1280, "height": 800})
     tab = await visitor.new_page()
     await tab.goto(f"http://{host}:{hosts.ports['runtime']}/offer")
     await until(tab, "window.rrweb && document.querySelector('img').complete", 20)

@@ -86,7 +86,7 @@ async def test_pages_need_a_session_and_say_when_it_ended(browser, identity):
 
 
 async def test_second_factor_then_sign_out(browser, identity, dashboard, app_code_person):
-    person = app_code_person  # the app turned on before the test: its next code needs no wait
+    person = app_code_person  # the app on, its step made older: its next code needs no wait
     await browser.get("/sign-in")
     first = await browser.post("/sign-in", {"email": person.email, "password": PASSWORD})
     assert first.status_code == 303 and first.headers["location"] == "/sign-in/code"

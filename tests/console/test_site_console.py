@@ -13,36 +13,17 @@ import http.server
 import io
 import secrets
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest
 from PIL import Image
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import HOSTS, Visit, hosts_running, launch_chromium, visiting
+from tests.console.web import Visit
 from tests.fixtures.identity import PASSWORD
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def site_hosts(services, tmp_path_factory):
-    with hosts_running(services, tmp_path_factory, systems=("identity", "platform", "crm", "pages", "console")) as hosts:
-        yield hosts
-
-
-@pytest.fixture(scope="module")
-async def site_chromium(site_hosts):
-    rules = ", ".join(f"MAP {host} 127.0.0.1" for host in HOSTS.values())
-    async with launch_chromium(f"--host-resolver-rules={rules}") as browser:
-        yield browser
-
-
-@pytest.fixture
-async def web(site_chromium, site_hosts) -> AsyncIterator[Visit]:
-    async with visiting(site_chromium, site_hosts) as visit:
-        yield visit
 
 
 def png(color: tuple[int, int, int], size: tuple[int, int] = (96, 64)) -> bytes:
@@ -95,11 +76,11 @@ async def loaded(page, selector: str) -> bool:
     return await page.locator(selector).first.evaluate("image => image.complete && image.naturalWidth > 0")
 
 
-async def test_brand_media_forms_redirects_and_ai(web: Visit, site_hosts, services):
+async def test_brand_media_forms_redirects_and_ai(web: Visit, herald_hosts, services):
     page = web.page
-    owner, account, acting = await owner_account(site_hosts, "site-screens")
-    crm = httpx.AsyncClient(base_url=f"http://127.0.0.1:{site_hosts.ports['crm']}", timeout=20, headers=acting)
-    pages = httpx.AsyncClient(base_url=f"http://127.0.0.1:{site_hosts.ports['pages']}", timeout=20, headers=acting)
+    owner, account, acting = await owner_account(herald_hosts, "site-screens")
+    crm = httpx.AsyncClient(base_url=f"http://127.0.0.1:{herald_hosts.ports['crm']}", timeout=20, headers=acting)
+    pages = httpx.AsyncClient(base_url=f"http://127.0.0.1:{herald_hosts.ports['pages']}", timeout=20, headers=acting)
     made = await crm.post("/v1/listas", json={"nome": "Newsletter"})
     assert made.status_code == 201, made.text
     await sign_in(web, owner.email)
@@ -138,7 +119,7 @@ async def test_brand_media_forms_redirects_and_ai(web: Visit, site_hosts, servic
     await page.get_by_text("Image added to the library.").wait_for()
     hero = page.get_by_role("img", name="hero.png")
     assert await hero.get_attribute("src") == (
-        site_hosts.url("pages") + (await pages.get("/v1/midias")).json()["Midias"][0]["Url"])
+        herald_hosts.url("pages") + (await pages.get("/v1/midias")).json()["Midias"][0]["Url"])
     await page.wait_for_function("() => [...document.images].every(image => image.complete)")
     assert await loaded(page, "img[alt='hero.png']")
 

@@ -16,7 +16,6 @@ import pytest
 
 from tests.console.conftest import age_sessions
 from tests.console.test_journeys import path, sign_in, verified_person
-from tests.console.web import *  # noqa: F401,F403
 from tests.console.web import Visit
 from tests.fixtures.dashboard import allowlist, bearer
 from tests.fixtures.identity import PASSWORD, outbox_for

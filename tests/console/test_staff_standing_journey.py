@@ -11,7 +11,6 @@ from tortoise import connections
 from models.platform.usage import increment, period_of
 from tests.console.test_journeys import path, sign_in, verified_person
 from tests.console.test_staff_journey import api, auth, owner  # noqa: F401 (fixtures)
-from tests.console.web import *  # noqa: F401,F403
 from tests.console.web import Visit
 from tests.fixtures.dashboard import allowlist, bearer
 from tests.fixtures.identity import PASSWORD, outbox_for

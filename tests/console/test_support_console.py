@@ -8,45 +8,19 @@ under their own host names. axe-core on every page; screenshots ``support-journe
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
 from tests.console.test_journey_invitations import sign_in, verified_person
-from tests.console.web import (
-    Visit,
-    hosts_running,
-    launch_chromium,
-    resolver_rules,
-    visiting,
-)
+from tests.console.web import Visit
 from tests.fixtures.dashboard import allowlist, bearer
 from tests.fixtures.identity import PASSWORD, outbox_for
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
-SYSTEMS = ("identity", "platform", "crm", "pages", "runtime", "console")
 # What a form control is, and whether it is disabled, on the page shown (fieldsets aside: they group).
 CONTROLS = """() => [...document.querySelectorAll('main form')].flatMap(form => [...form.elements])
     .filter(e => e.tagName !== 'FIELDSET').map(e => [e.name || e.textContent.trim(), e.matches(':disabled')])"""
-
-
-@pytest.fixture(scope="module")
-def support_hosts(services, tmp_path_factory):
-    with hosts_running(services, tmp_path_factory, systems=SYSTEMS) as hosts:
-        yield hosts
-
-
-@pytest.fixture(scope="module")
-async def support_chromium(support_hosts):
-    async with launch_chromium(resolver_rules()) as browser:
-        yield browser
-
-
-@pytest.fixture
-async def web(support_chromium, support_hosts) -> AsyncIterator[Visit]:
-    async with visiting(support_chromium, support_hosts) as visit:
-        yield visit
 
 
 def local(hosts, system: str, headers: dict | None = None) -> httpx.AsyncClient:
@@ -79,10 +53,10 @@ async def all_disabled(web: Visit, where: str) -> None:
     assert controls and all(disabled for _, disabled in controls), (where, controls)
 
 
-async def test_support_sees_the_accounts_journeys_and_pages_and_changes_nothing(web: Visit, support_hosts):
+async def test_support_sees_the_accounts_journeys_and_pages_and_changes_nothing(web: Visit, herald_hosts):
     page = web.page
-    account, name, journey, landing = await account_with_a_journey_and_a_page(support_hosts)
-    async with local(support_hosts, "identity") as auth:
+    account, name, journey, landing = await account_with_a_journey_and_a_page(herald_hosts)
+    async with local(herald_hosts, "identity") as auth:
         staff = await verified_person(auth, "support-staff")
         turned_on = await auth.post("/v1/2fa/email", json={"password": PASSWORD}, headers=bearer(staff.token))
         assert turned_on.status_code == 200, turned_on.text
@@ -121,13 +95,13 @@ async def test_support_sees_the_accounts_journeys_and_pages_and_changes_nothing(
     session = next(c["value"] for c in await page.context.cookies() if c["name"] == "herald_console")  # the console keeps the dashboard token
     csrf = await page.evaluate("document.body.dataset.csrf")  # the page's own token: only the session is wrong
     jar = {c["name"]: c["value"] for c in await page.context.cookies()}
-    console_host = support_hosts.url("console").removeprefix("http://")
-    async with local(support_hosts, "console", {"Host": console_host, "Origin": support_hosts.url("console")}) as console:
+    console_host = herald_hosts.url("console").removeprefix("http://")
+    async with local(herald_hosts, "console", {"Host": console_host, "Origin": herald_hosts.url("console")}) as console:
         console.cookies.update(jar)
         console_write = await console.post(f"/a/{account}/journeys/{journey['id']}/delete", data={"csrf_token": csrf})
     assert console_write.status_code == 403 and "read-only support session" in console_write.text, console_write.text
     acting = {**bearer(session), "X-Service-Tenant": account}
-    async with local(support_hosts, "crm", acting) as crm, local(support_hosts, "pages", acting) as pages:
+    async with local(herald_hosts, "crm", acting) as crm, local(herald_hosts, "pages", acting) as pages:
         on = await crm.put(f"/v1/jornadas/{journey['id']}/ativa", json={"ativa": True})
         assert on.status_code == 403 and on.json()["Error"]["Code"] == "ImpersonationReadOnly", on.text
         renamed = await pages.patch(f"/v1/paginas/{landing['Id']}", json={"Title": "Changed by support"})
@@ -138,5 +112,5 @@ async def test_support_sees_the_accounts_journeys_and_pages_and_changes_nothing(
     await page.get_by_role("button", name="End support session").click()
     await page.wait_for_load_state("load")
     await page.get_by_text("The support session has ended").wait_for()
-    async with local(support_hosts, "crm", acting) as crm:
+    async with local(herald_hosts, "crm", acting) as crm:
         assert (await crm.get(f"/v1/jornadas/{journey['id']}")).status_code == 404  # access ended with it

@@ -36,7 +36,7 @@ from tests.fixtures.harness import ROOT, Process, Server, free_port
 CHROMIUM = "/usr/bin/chromium"
 HOSTS = {"console": "console.herald.test", "platform": "api.herald.test", "identity": "auth.herald.test",
          "crm": "crm.herald.test", "pages": "pages.herald.test", "runtime": "sites.herald.test"}
-SYSTEMS = ("identity", "platform", "console")  # started by default; other screens add "crm", "pages", "runtime"
+SYSTEMS = tuple(HOSTS)  # every system, as the run's one stack (tests/console/conftest.py) runs them
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 SCREENS = ROOT / "var" / "screens"
 WIDTHS = (1280, 390)
@@ -97,9 +97,12 @@ def hosts_running(services, tmp_path_factory, systems: tuple[str, ...] = SYSTEMS
     log_dir = tmp_path_factory.mktemp("herald-hosts")
     started: list[Server] = []
     try:
-        for system in sorted(systems, key=("identity", "platform", "crm", "pages", "runtime", "console").index):
+        # All started at once, then waited for: no system needs another at start-up (they call each
+        # other per request), so the stack is up in the time of its slowest system, not their sum.
+        for system in systems:
             started.append(_Unwaited(system, env, log_dir, hosts.ports[system]))
-            Server.wait(started[-1], 90)  # a busy machine starts slowly; a failed start is still stopped
+        for server in started:
+            Server.wait(server, 90)  # a busy machine starts slowly; a failed start is still stopped
         yield hosts
     finally:
         for server in started:
@@ -160,30 +163,6 @@ async def launch_chromium(*flags: str):
             yield browser
         finally:
             await browser.close()
-
-
-@pytest.fixture(scope="session")
-def herald_hosts(services, tmp_path_factory) -> Iterator[Hosts]:
-    """Identity, platform and console running under console/api/auth.herald.test (the run's databases)."""
-    with hosts_running(services, tmp_path_factory) as hosts:
-        yield hosts
-
-
-@pytest.fixture(scope="session")
-async def chromium_browser(herald_hosts):
-    """One headless Chromium for the run (Playwright, Debian's binary), resolving *.herald.test locally;
-    the console's origin counts as secure (WebAuthn)."""
-    rules = ", ".join(f"MAP {host} 127.0.0.1" for host in HOSTS.values())
-    async with launch_chromium(f"--host-resolver-rules={rules}",
-                               "--unsafely-treat-insecure-origin-as-secure=" + herald_hosts.url("console")) as browser:
-        yield browser
-
-
-@pytest.fixture
-async def web(chromium_browser, herald_hosts) -> AsyncIterator["Visit"]:
-    """A fresh browser profile (its own cookies) on the console, 1280 px wide."""
-    async with visiting(chromium_browser, herald_hosts, timeout_ms=15_000) as visit:
-        yield visit
 
 
 class Visit:
