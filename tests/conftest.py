@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import AsyncIterator, Awaitable, Callable
+from typing import AsyncIterator, Callable
 
 import httpx
 import pytest
@@ -142,34 +142,20 @@ async def platform(servers) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-@pytest.fixture(scope="session")
-async def app_code_reserve(servers) -> AsyncIterator[Callable[[], Awaitable]]:
-    """Where :func:`app_code_person` takes people from: made four at a time (as many as the suite's tests
-    take), so only the first taker of a batch waits for a step to pass; the others find it passed."""
-    from tests.fixtures.identity import enable_totp, make_person
-
-    spare = []
-    async with httpx.AsyncClient(base_url=servers("identity").url, timeout=20) as http:
-        async def take():
-            if not spare:
-                for _ in range(4):
-                    person = await make_person(http, "app-code")
-                    await enable_totp(http, person)
-                    spare.append(person)
-            return spare.pop(0)
-
-        yield take
-
-
 @pytest.fixture
-async def app_code_person(app_code_reserve):
+async def app_code_person(servers):
     """A person signed in by password (``person.token``) with the authenticator app on (``person.code()``,
     ``person.recovery_codes``), turned on before the test. Turning it on spends the current 30-second step and
-    the identity server never takes a step twice (app/identity/twofactor/service.py), so a test that turns it on
-    and then proves it waits up to 30 s for the next step; once a step has passed since this person's was spent,
-    their next code needs no wait. For tests about signing in or re-authenticating with the app, not about
-    turning it on (those turn it on themselves)."""
-    return await app_code_reserve()
+    the identity server never takes a step twice (app/identity/twofactor/service.py), so that step is made one
+    step older (:func:`~tests.fixtures.identity.as_if_a_step_passed`): the next code needs no wait. For tests
+    about signing in or re-authenticating with the app, not about turning it on."""
+    from tests.fixtures.identity import as_if_a_step_passed, enable_totp, make_person
+
+    async with httpx.AsyncClient(base_url=servers("identity").url, timeout=20) as http:
+        person = await make_person(http, "app-code")
+        await enable_totp(http, person)
+    await as_if_a_step_passed(person)
+    return person
 
 
 @pytest.fixture(scope="session")

@@ -115,7 +115,7 @@ async def test_code_is_single_use_and_needs_the_verifier(client, identity_url, o
 
 
 async def test_totp_protected_login_needs_the_code(client, identity_url, oauth_client, app_code_person):
-    person = app_code_person  # the app turned on before the test: its next code needs no wait
+    person = app_code_person  # the app on, its step made older: its next code needs no wait
     oauth = make_oauth(identity_url, oauth_client)
     verifier = generate_token(48)
     url, state = oauth.create_authorization_url(f"{identity_url}/authorize", code_verifier=verifier)

@@ -51,7 +51,7 @@ async def test_an_emailed_code_to_a_verified_address(client):
 
 
 async def test_app_code_and_recovery_codes_need_a_second_factor_proof(client, app_code_person):
-    person = app_code_person  # the app turned on before the test: its next code needs no wait
+    person = app_code_person  # the app on, its step made older: its next code needs no wait
     fresh = await client.post("/v1/auth/recovery-codes", headers=person.auth)
     assert fresh.status_code == 403, fresh.text  # the login was by password alone
     details = fresh.json()["error"]["details"]

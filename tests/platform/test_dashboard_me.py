@@ -10,8 +10,17 @@ import re
 from tortoise import connections
 
 from tests.fixtures.dashboard import *  # noqa: F401,F403
-from tests.fixtures.dashboard import PASSWORD, bearer, cookie, jwt_parts, make_person, outbox_for, sign_in, \
-    unique_email
+from tests.fixtures.dashboard import (
+    PASSWORD,
+    bearer,
+    cookie,
+    jwt_parts,
+    make_person,
+    outbox_for,
+    sign_in,
+    unique_email,
+)
+from tests.fixtures.identity import as_if_a_step_passed
 
 NEW_PASSWORD = "an entirely new passphrase 9"
 CODE = re.compile(r"^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$")
@@ -36,6 +45,7 @@ async def test_done_when_walk(dashboard, identity):
     verify = await dashboard.post("/api/auth/2fa/verify", json={"Code": person.code()}, headers=cookie(first_token))
     assert verify.status_code == 200, verify.text
 
+    await as_if_a_step_passed(person)
     challenged = await sign_in(dashboard, person)
     assert challenged["TwoFactorRequired"] is True and challenged["Token"] == ""
     second = await dashboard.post("/api/auth/2fa", json={"TwoFactorToken": challenged["TwoFactorToken"],
@@ -230,6 +240,7 @@ async def test_recovery_codes_are_never_replayed_from_an_idempotency_key(dashboa
     person.totp_secret = setup.json()["Secret"]
     assert (await dashboard.post("/api/auth/2fa/verify", json={"Code": person.code()},
                                  headers=bearer(token))).status_code == 200
+    await as_if_a_step_passed(person)
     done = await dashboard.post("/api/me/reautenticar", json={"metodo": "totp", "codigo": person.code()},
                                 headers=bearer(token))
     assert done.status_code == 200, done.text
