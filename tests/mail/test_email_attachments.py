@@ -70,7 +70,7 @@ async def test_mail_api_and_v1_sends_arrive_signed_with_the_file_intact(mail, co
 
 async def test_scheduled_at_waits_and_a_cancelled_one_never_goes(mail, core, dns_server, inbox, pipeline):
     person, name = await _sender(mail, core, dns_server, inbox)
-    due = (datetime.now(timezone.utc) + timedelta(seconds=15)).isoformat(timespec="seconds").replace("+00:00", "Z")
+    due = (datetime.now(timezone.utc) + timedelta(seconds=6)).isoformat(timespec="seconds").replace("+00:00", "Z")
     body = {"from": f"ana@{name}", "subject": "Later", "text": "Scheduled.", "scheduled_at": due}
     later = await mail.post("/v1/emails", headers=person.headers, json={**body, "to": "dan@example.com"})
     never = await mail.post("/v1/emails", headers=person.headers, json={**body, "to": "eve@example.com"})

@@ -25,7 +25,7 @@ def _sink_calls(services, message_id: str) -> list[dict]:
 
 
 async def test_a_scheduled_email_is_queued_shows_its_time_and_goes_then(platform, sender, services, pipeline):
-    due = _at(10)
+    due = _at(5)
     sent = await platform.post("/v1/emails/send", headers=sender.headers, json=email(ScheduledAt=due))
     assert sent.status_code == 202, sent.text
     assert sent.json()["Status"] == "queued"
@@ -45,7 +45,7 @@ async def test_a_scheduled_email_is_queued_shows_its_time_and_goes_then(platform
 
 
 async def test_a_cancelled_email_never_goes(platform, sender, services, pipeline):
-    due = _at(10)
+    due = _at(4)  # the cancel follows at once
     sent = await platform.post("/v1/emails/send", headers=sender.headers, json=email(ScheduledAt=due))
     message_id = sent.json()["MessageId"]
     cancelled = await platform.post(f"/v1/emails/{message_id}/cancel", headers=sender.headers)
