@@ -31,18 +31,20 @@ migrate: install
 # Two pytest processes (pytest-xdist), each with its own databases, Redis database and servers:
 # most tests wait on servers, so two share a 2-core machine well (14 minutes against 25 in one).
 # Not more: the two together peaked at 83 connections of PostgreSQL's default 100 (pools of 4,
-# tests/fixtures/harness.py). TEST_PROCESSES=0: one process.
+# tests/fixtures/harness.py). TEST_PROCESSES=0: one process. A module goes to one process whole
+# (`--dist loadfile`): split between the two, its module fixtures (a worker, a consumer) started in both.
 TEST_PROCESSES ?= 2
+XDIST = -n $(TEST_PROCESSES) --dist loadfile
 test: install-test
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -n $(TEST_PROCESSES) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # The loop while working: everything but the tests marked `slow` (they start whole processes: `herald up`,
 # the production wheel, worker kills, fuzzing, a browser), in the same two processes; under 3 minutes on
 # CI's machine (2 cores). `make test`, which CI runs, still runs everything (docs/testing.md).
 test-fast: install-test
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -n $(TEST_PROCESSES) -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) -m "not slow" $(PYTEST_ARGS)
 
 # Benchmarks (bench/README.md): uses DATABASE_URL / REDIS_URL when set, else embedded servers.
 bench: install-test
