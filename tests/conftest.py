@@ -136,6 +136,12 @@ def start_session_server(services, tmp_path_factory) -> Callable[..., Server]:
         server.stop()
 
 
+@pytest.fixture(scope="session")
+def identity_url(servers) -> str:
+    """The identity server's base URL (tests/crm, http, identity, pages)."""
+    return servers("identity").url
+
+
 @pytest.fixture
 async def platform(servers) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=servers("platform").url, timeout=10) as client:

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.fixtures.access import grant, new_tenant_id
-from tests.fixtures.http import closed_url, http, identity_url  # noqa: F401  (fixtures)
+from tests.fixtures.http import closed_url, http  # noqa: F401  (fixtures)
 from tests.fixtures.identity import make_person, service_headers
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
 from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
