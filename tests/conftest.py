@@ -17,6 +17,11 @@ from tortoise import Tortoise
 
 from tests.fixtures.harness import Process, Server, Services
 
+# Session fixtures of more than one folder, registered here once: a fixture imported into several conftests or
+# modules is registered at each, each registration is an instance of its own kept to the end of the run (the
+# same servers started again and again). tests/house/test_fixtures_once.py keeps it so.
+from tests.fixtures.dns import dns_server  # noqa: F401  (herald, mail, pages, platform, providers, runtime, smtp)
+
 _services: Services | None = None
 
 

@@ -14,7 +14,6 @@ import pytest
 from tests.fixtures.harness import Server, free_port
 from tests.fixtures.identity import PASSWORD, unique_email
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
 MANAGE = ("mail:admin", "email:send")
 TENANT_HEADER = "X-Service-Tenant"

@@ -13,7 +13,6 @@ from models.runtime.pixel import Pixel
 from tests.fixtures.access import grant
 from tests.fixtures.identity import make_person
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 from tests.runtime.conftest import BROWSER, eventually, visit
 from tests.runtime.test_site import (new_form, pages, publish, redis, site, site_pages,  # noqa: F401  (fixtures)
                                      site_runtime, web)

@@ -22,7 +22,6 @@ from tests.console.web import launch_chromium
 from tests.fixtures.access import grant
 from tests.fixtures.identity import make_person
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 from tests.runtime.conftest import BROWSER, eventually
 from tests.runtime.test_forms import lead_pipeline  # noqa: F401  (fixture)
 from tests.runtime.test_site import (new_form, pages, publish, redis, site, site_pages,  # noqa: F401  (fixtures)

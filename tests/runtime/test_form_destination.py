@@ -19,7 +19,6 @@ from models.runtime.lead import Submission, new_submission_id, seal
 from tasks.runtime.notices import DAILY_LIMIT
 from tests.fixtures.harness import Process
 from tests.fixtures.platform import account_person, make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 from tests.pages.conftest import make_list
 from tests.runtime.test_site import new_form, pages, redis, site, site_pages, site_runtime, web  # noqa: F401
 

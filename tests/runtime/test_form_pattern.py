@@ -13,7 +13,6 @@ import pytest
 from models.pages import Form
 from models.runtime.lead import Submission
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 from tests.runtime.test_site import (pages, publish, redis, site, site_pages, site_runtime,  # noqa: F401  (fixtures)
                                      web)
 

@@ -14,7 +14,6 @@ import pytest
 from models.runtime.lead import Submission
 from tests.fixtures.harness import Process
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 from tests.runtime.test_site import (new_form, pages, publish, redis, site, site_pages,  # noqa: F401  (fixtures)
                                      site_runtime, web)
 

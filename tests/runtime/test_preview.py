@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 from app.pages.page import preview as signing
 from tests.runtime.test_site import (  # noqa: F401
     SCOPES,
-    dns_server,
     make_account,
     pages,
     publish,

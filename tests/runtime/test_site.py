@@ -23,7 +23,6 @@ from app.runtime.site import service as site_service
 from app.runtime.site.cache import MISSING, StaleCache
 from tests.fixtures.http import closed_url  # noqa: F401  (fixture)
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
 SCOPES = ("pages:read", "pages:write", "pages:publish", "forms:read", "forms:write")
 BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"

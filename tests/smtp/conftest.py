@@ -13,7 +13,6 @@ import pytest
 
 from tests.fixtures.harness import Process, free_port
 from tests.mail.conftest import core, inbox, mail, mail_stack  # noqa: F401  (fixtures)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
 MAIL_DOMAIN = "herald.test"
 
