@@ -21,6 +21,7 @@ from tests.fixtures.harness import Process, Server, Services
 # modules is registered at each, each registration is an instance of its own kept to the end of the run (the
 # same servers started again and again). tests/house/test_fixtures_once.py keeps it so.
 from tests.fixtures.dns import dns_server  # noqa: F401  (herald, mail, pages, platform, providers, runtime, smtp)
+from tests.fixtures.mail import core, inbox, mail, mail_stack, smtpd  # noqa: F401  (tests/mail and tests/smtp)
 
 _services: Services | None = None
 
