@@ -17,6 +17,12 @@ from tortoise import Tortoise
 
 from tests.fixtures.harness import Process, Server, Services
 
+# Session fixtures of more than one folder, registered here once: a fixture imported into several conftests or
+# modules is registered at each, each registration is an instance of its own kept to the end of the run (the
+# same servers started again and again). tests/house/test_fixtures_once.py keeps it so.
+from tests.fixtures.dns import dns_server  # noqa: F401  (herald, mail, pages, platform, providers, runtime, smtp)
+from tests.fixtures.mail import core, inbox, mail, mail_stack, smtpd  # noqa: F401  (tests/mail and tests/smtp)
+
 _services: Services | None = None
 
 
@@ -134,6 +140,12 @@ def start_session_server(services, tmp_path_factory) -> Callable[..., Server]:
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def identity_url(servers) -> str:
+    """The identity server's base URL (tests/crm, http, identity, pages)."""
+    return servers("identity").url
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 
 from app.http.tenant_access import TENANT_HEADER
 from tests.fixtures.access import grant, new_tenant_id
-from tests.fixtures.identity import Person, identity_url, make_person, service_headers  # noqa: F401
+from tests.fixtures.identity import Person, make_person, service_headers
 
 
 @dataclass
@@ -27,12 +27,12 @@ class Acting:
 
 
 @pytest.fixture(scope="session")
-def crm_url(servers, identity_url) -> str:  # noqa: F811
+def crm_url(servers, identity_url) -> str:
     return servers("crm").url
 
 
 @pytest.fixture(scope="session")
-async def identity_http(identity_url) -> AsyncIterator[httpx.AsyncClient]:  # noqa: F811
+async def identity_http(identity_url) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=identity_url, timeout=20) as http:
         yield http
 

@@ -1,62 +1,19 @@
-"""Fixtures of tests/mail/: the mail system and a platform of its own that resolves DNS through the
-tests' loopback DNS server (so domains verify against records the test publishes), each knowing the
-other's address; the identity server; accounts with keys; self-registered people."""
+"""Fixtures and helpers of tests/mail/ (tests/smtp/ uses the helpers too): accounts with keys,
+self-registered people, verified domains. The mail system, its platform, the SMTP inbox and herald smtpd
+are tests/fixtures/mail.py's, registered once for the run in tests/conftest.py."""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import AsyncIterator
 
 import httpx
-import pytest
 
-from tests.fixtures.harness import Server, free_port
 from tests.fixtures.identity import PASSWORD, unique_email
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
 MANAGE = ("mail:admin", "email:send")
 TENANT_HEADER = "X-Service-Tenant"
-
-
-@dataclass
-class MailStack:
-    platform: Server
-    mail: Server
-
-
-@pytest.fixture(scope="session")
-def mail_stack(services, servers, dns_server, tmp_path_factory):  # noqa: F811
-    """A platform (DNS through the loopback server) and the mail system, pointing at each other."""
-    servers("identity")  # sessions and the product decision
-    log_dir = tmp_path_factory.mktemp("mail-servers")
-    mail_port = free_port()
-    platform = Server("platform", {**services.env, "DNS_NAMESERVERS": dns_server.address,
-                                   "MAIL_INTERNAL_URL": f"http://127.0.0.1:{mail_port}"}, log_dir)
-    try:
-        mail = Server("mail", {**services.env, "PLATFORM_INTERNAL_URL": platform.url}, log_dir, port=mail_port)
-    except Exception:
-        platform.stop()
-        raise
-    yield MailStack(platform, mail)
-    mail.stop()
-    platform.stop()
-
-
-@pytest.fixture
-async def mail(mail_stack) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=mail_stack.mail.url, timeout=20) as client:
-        yield client
-
-
-@pytest.fixture
-async def core(mail_stack, services) -> AsyncIterator[httpx.AsyncClient]:
-    """The platform the mail system calls (its /api and /v1); writes from the dashboard's origin
-    (PLATFORM_URL's, which the platform allows)."""
-    async with httpx.AsyncClient(base_url=mail_stack.platform.url, timeout=20,
-                                 headers={"Origin": services.env["PLATFORM_URL"]}) as client:
-        yield client
 
 
 @dataclass
@@ -92,12 +49,12 @@ async def sign_up(core: httpx.AsyncClient, scopes=MANAGE, kind: str = "live") ->
     return SignedUp(tenant_id, token, key.json()["ApiKey"]["Key"])
 
 
-def publish(dns_server, records: list[dict]) -> None:  # noqa: F811
+def publish(dns_server, records: list[dict]) -> None:
     for record in records:
         dns_server.publish(record["name"], record["type"], record["value"])
 
 
-async def verified_domain(mail: httpx.AsyncClient, dns_server, headers: dict, name: str | None = None) -> str:  # noqa: F811
+async def verified_domain(mail: httpx.AsyncClient, dns_server, headers: dict, name: str | None = None) -> str:
     """A domain added through the mail API, its records published, verified."""
     name = name or f"brand{secrets.token_hex(4)}.example"
     added = await mail.post("/v1/domains", headers=headers, json={"name": name})
@@ -108,19 +65,7 @@ async def verified_domain(mail: httpx.AsyncClient, dns_server, headers: dict, na
     return name
 
 
-@pytest.fixture
-def inbox():
-    """A local SMTP server (aiosmtpd) keeping every message it is given."""
-    from tests.fixtures.provider_servers import SmtpInbox, smtp_server
-
-    box = SmtpInbox()
-    controller = smtp_server(box)
-    box.port = controller.port
-    yield box
-    controller.stop()
-
-
-def dkim_dns(dns_server):  # noqa: F811
+def dkim_dns(dns_server):
     """dkimpy's DNS function, answering from the loopback DNS server."""
     import dns.resolver
 

@@ -17,7 +17,6 @@ from models.mail import ReceivedMessage
 from tests.fixtures.harness import Process
 from tests.fixtures.webhooks import receiver  # noqa: F401  (fixture)
 from tests.mail.conftest import MANAGE, sign_up, verified_domain
-from tests.smtp.conftest import smtpd  # noqa: F401  (fixture)
 
 
 def letter(recipient: str, subject: str) -> EmailMessage:
@@ -31,13 +30,13 @@ def letter(recipient: str, subject: str) -> EmailMessage:
     return made
 
 
-def deliver(smtpd, message: EmailMessage, recipients: list[str]) -> dict:  # noqa: F811
+def deliver(smtpd, message: EmailMessage, recipients: list[str]) -> dict:
     with smtpd.receiver() as client:
         client.ehlo("mx.elsewhere.example")
         return client.send_message(message, from_addr="bob@elsewhere.example", to_addrs=recipients)
 
 
-def send_raw(smtpd, raw: bytes, recipient: str, mail_from: str = "bob@elsewhere.example") -> None:  # noqa: F811
+def send_raw(smtpd, raw: bytes, recipient: str, mail_from: str = "bob@elsewhere.example") -> None:
     with smtpd.receiver() as client:
         client.ehlo("mx.elsewhere.example")
         assert client.sendmail(mail_from, [recipient], raw) == {}
@@ -50,7 +49,7 @@ async def listed(mail, headers: dict, mailbox_id: str, seconds: float = 30.0) ->
 
 
 async def test_a_mailbox_receives_a_message_and_the_mail_api_lists_reads_and_deletes_it(
-        smtpd, mail, core, dns_server):  # noqa: F811
+        smtpd, mail, core, dns_server):
     person = await sign_up(core)
     name = await verified_domain(mail, dns_server, person.headers)
     made = await mail.post("/v1/mailboxes", headers=person.headers, json={"address": f"ana@{name}"})
@@ -97,7 +96,7 @@ async def test_a_mailbox_receives_a_message_and_the_mail_api_lists_reads_and_del
     assert (await mail.get(f"/v1/received/{summary['id']}", headers=person.headers)).status_code == 404
 
 
-async def test_another_accounts_received_message_answers_404(smtpd, mail, core, dns_server):  # noqa: F811
+async def test_another_accounts_received_message_answers_404(smtpd, mail, core, dns_server):
     owner = await sign_up(core)
     name = await verified_domain(mail, dns_server, owner.headers)
     made = await mail.post("/v1/mailboxes", headers=owner.headers, json={"address": f"ops@{name}"})
@@ -117,7 +116,7 @@ async def test_another_accounts_received_message_answers_404(smtpd, mail, core, 
     assert len(await listed(mail, owner.headers, mailbox_id)) == 1
 
 
-def rcpt_replies(smtpd, recipients: list[str]) -> list[tuple[int, bytes]]:  # noqa: F811
+def rcpt_replies(smtpd, recipients: list[str]) -> list[tuple[int, bytes]]:
     with smtpd.receiver() as client:
         client.ehlo("mx.elsewhere.example")
         client.mail("spammer@elsewhere.example")
@@ -125,7 +124,7 @@ def rcpt_replies(smtpd, recipients: list[str]) -> list[tuple[int, bytes]]:  # no
 
 
 async def test_unknown_recipients_and_foreign_domains_are_refused_at_rcpt_no_open_relay(
-        smtpd, mail, core, dns_server):  # noqa: F811
+        smtpd, mail, core, dns_server):
     person = await sign_up(core)
     name = await verified_domain(mail, dns_server, person.headers)
     replies = await asyncio.to_thread(rcpt_replies, smtpd, [
@@ -142,7 +141,7 @@ async def test_unknown_recipients_and_foreign_domains_are_refused_at_rcpt_no_ope
     assert not await asyncio.to_thread(auth_offered)
 
 
-async def test_a_return_goes_to_the_platforms_returns_intake(smtpd):  # noqa: F811
+async def test_a_return_goes_to_the_platforms_returns_intake(smtpd):
     """`bounce-...@bounces.<MAIL_DOMAIN>` (or `bounces.<an account's domain>`) goes to the platform's
     returns intake, which takes it (one whose VERP tag matches no message changes nothing there:
     tests/platform/test_bounce.py); any other local part on a bounce domain is refused."""
@@ -159,7 +158,7 @@ async def test_a_return_goes_to_the_platforms_returns_intake(smtpd):  # noqa: F8
         assert (code, text[:5]) == (250, b"2.0.0"), (address, code, text)
 
 
-async def test_spf_dkim_and_dmarc_results_are_recorded(smtpd, mail, core, dns_server):  # noqa: F811
+async def test_spf_dkim_and_dmarc_results_are_recorded(smtpd, mail, core, dns_server):
     import base64
 
     import dkim

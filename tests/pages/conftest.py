@@ -10,17 +10,16 @@ import httpx
 import pytest
 
 from tests.fixtures.access import grant, new_tenant_id
-from tests.fixtures.http import closed_url, http, identity_url  # noqa: F401  (fixtures)
+from tests.fixtures.http import closed_url, http  # noqa: F401  (fixtures)
 from tests.fixtures.identity import make_person, service_headers
 from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
 
 ALL_SCOPES = ("pages:read", "pages:write", "pages:publish", "forms:read", "forms:write")
 TENANT_HEADER = "X-Service-Tenant"
 
 
 @pytest.fixture(scope="session")
-def pages_server(servers, start_session_server, dns_server):  # noqa: F811
+def pages_server(servers, start_session_server, dns_server):
     servers("platform")  # keys are introspected there
     servers("identity")  # sessions are checked there (the session hop and the product decision)
     return start_session_server("pages", DNS_NAMESERVERS=dns_server.address)

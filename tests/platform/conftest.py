@@ -3,5 +3,5 @@
 
 from tests.fixtures.platform import *  # noqa: F401,F403
 from tests.fixtures.webhooks import *  # noqa: F401,F403
-from tests.fixtures.providers import *  # noqa: F401,F403
+from tests.fixtures.providers import h2_server, http_server, tenant_pk  # noqa: F401  (dns_server: tests/conftest.py)
 from tests.fixtures.metrics import *  # noqa: F401,F403

@@ -12,14 +12,10 @@ import httpx
 from models.runtime.pixel import Pixel
 from tests.fixtures.access import grant
 from tests.fixtures.identity import make_person
-from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
-from tests.runtime.conftest import BROWSER, eventually, visit
-from tests.runtime.test_site import (new_form, pages, publish, redis, site, site_pages,  # noqa: F401  (fixtures)
-                                     site_runtime, web)
+from tests.runtime.conftest import BROWSER, eventually, new_form, publish, visit
 
 
-async def test_ab_counts_visitors_and_conversions_per_variant(pages, web, site, identity, consumer):  # noqa: F811
+async def test_ab_counts_visitors_and_conversions_per_variant(pages, web, site, identity, consumer):
     await Pixel.create(public_id=f"pxl_{secrets.token_hex(8)}", tenant=site.tenant, name="Site", site=site.host)
     form = await new_form(pages, site, consent=False)
     blocks = [{"Type": "heading", "Text": "Offer"}, {"Type": "form", "FormId": form["Id"]}]

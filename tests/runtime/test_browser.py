@@ -21,17 +21,13 @@ from models.runtime.pixel import Pixel
 from tests.console.web import launch_chromium
 from tests.fixtures.access import grant
 from tests.fixtures.identity import make_person
-from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
-from tests.runtime.conftest import BROWSER, eventually
+from tests.runtime.conftest import BROWSER, eventually, new_form, publish
 from tests.runtime.test_forms import lead_pipeline  # noqa: F401  (fixture)
-from tests.runtime.test_site import (new_form, pages, publish, redis, site, site_pages,  # noqa: F401  (fixtures)
-                                     site_runtime, web)
 
 pytestmark = pytest.mark.slow  # a headless Chromium
 
 
-async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_form(  # noqa: F811
+async def test_a_person_opens_a_published_page_clicks_scrolls_and_submits_its_form(
         pages, web, site, site_runtime, identity, consumer, lead_pipeline):
     await Pixel.create(public_id=f"pxl_{secrets.token_hex(8)}", tenant=site.tenant, name="Site", site=site.host,
                        replay=True)

@@ -18,17 +18,15 @@ import pytest
 from models.runtime.lead import Submission, new_submission_id, seal
 from tasks.runtime.notices import DAILY_LIMIT
 from tests.fixtures.harness import Process
-from tests.fixtures.platform import account_person, make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
+from tests.fixtures.platform import account_person
 from tests.pages.conftest import make_list
-from tests.runtime.test_site import new_form, pages, redis, site, site_pages, site_runtime, web  # noqa: F401
 
 FIELDS = [{"Name": "email", "Label": "E-mail", "Type": "email", "Required": True},
           {"Name": "name", "Label": "Name", "Type": "text"}]
 
 
 @pytest.fixture(scope="module")
-async def notice_pipeline(services, site_runtime, servers, tmp_path_factory):  # noqa: F811
+async def notice_pipeline(services, site_runtime, servers, tmp_path_factory):
     """The runtime's relay and a worker on queue ``runtime`` holding the system mail key (a test
     key of an account of its own, as `herald up`'s worker holds one)."""
     from app.platform.api_key.service import create_key
@@ -49,14 +47,14 @@ async def notice_pipeline(services, site_runtime, servers, tmp_path_factory):  #
         role.stop()
 
 
-async def form_with(pages, site, destination: dict) -> dict:  # noqa: F811
+async def form_with(pages, site, destination: dict) -> dict:
     made = await pages.post("/v1/formularios", headers=site.headers,
                             json={"Name": "Contact us", "Fields": FIELDS, "Destination": destination})
     assert made.status_code == 201, made.text
     return made.json()["Formulario"]
 
 
-async def submit(web, site, form: dict, email: str) -> Submission:  # noqa: F811
+async def submit(web, site, form: dict, email: str) -> Submission:
     sent = await web.post(f"/v1/forms/{form['Id']}/submissions", headers={"Authorization": f"Bearer {site.key}"},
                           json={"Fields": {"email": email, "name": "Ana"}})
     assert sent.status_code == 201, sent.text
@@ -78,7 +76,7 @@ async def settled(row: Submission, done, seconds: float = 60) -> Submission:
 
 
 async def test_a_submission_joins_the_forms_crm_list_and_a_missing_list_loses_nothing(
-        pages, web, site, servers, notice_pipeline):  # noqa: F811
+        pages, web, site, servers, notice_pipeline):
     from models.crm import Contact, ContactEvent, ContactList, ListMember
     from tests.fixtures.identity import service_headers
 
@@ -104,7 +102,7 @@ async def test_a_submission_joins_the_forms_crm_list_and_a_missing_list_loses_no
 
 
 async def test_notify_email_gets_one_notice_per_submission_within_the_daily_limit(
-        pages, web, site, identity, notice_pipeline):  # noqa: F811
+        pages, web, site, identity, notice_pipeline):
     from models.platform.member import Membership
     from models.platform.message import Message
 

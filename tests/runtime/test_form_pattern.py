@@ -12,22 +12,19 @@ import pytest
 
 from models.pages import Form
 from models.runtime.lead import Submission
-from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
-from tests.runtime.test_site import (pages, publish, redis, site, site_pages, site_runtime,  # noqa: F401  (fixtures)
-                                     web)
+from tests.runtime.conftest import publish
 
 EMAIL = {"Name": "email", "Label": "E-mail", "Type": "email"}
 
 
 @pytest.fixture(autouse=True)
-async def fresh_address_limit(redis):  # noqa: F811
+async def fresh_address_limit(redis):
     """Every test posts from 127.0.0.1: start each with the per-address window empty."""
     async for key in redis.scan_iter(match="herald:rl:forms:addr:*"):
         await redis.delete(key)
 
 
-async def form_with(pages, site, slug: str, *fields: dict) -> dict:  # noqa: F811
+async def form_with(pages, site, slug: str, *fields: dict) -> dict:
     """A form made through pages, on a published page ``/slug`` of the site."""
     made = await pages.post("/v1/formularios", headers=site.headers,
                             json={"Name": "Codes", "Fields": [EMAIL, *fields], "SuccessMessage": "Got it."})
@@ -41,7 +38,7 @@ async def stored(tenant: str) -> int:
     return await Submission.filter(tenant=tenant).count()
 
 
-async def test_a_catastrophic_pattern_answers_promptly_and_healthz_answers_meanwhile(pages, web, site):  # noqa: F811
+async def test_a_catastrophic_pattern_answers_promptly_and_healthz_answers_meanwhile(pages, web, site):
     form = await form_with(pages, site, "codes", {"Name": "code", "Label": "Code", "Type": "text",
                                                   "Pattern": "(a+)+$", "MaxLength": 10_000},
                            {"Name": "nome", "Label": "Name", "Type": "text", "Pattern": r"\pL+( \pL+)*"})
@@ -77,7 +74,7 @@ async def test_a_catastrophic_pattern_answers_promptly_and_healthz_answers_meanw
     assert await stored(site.tenant) == 1
 
 
-async def test_a_stored_pattern_re2_refuses_is_a_clear_422_naming_the_field(pages, web, site):  # noqa: F811
+async def test_a_stored_pattern_re2_refuses_is_a_clear_422_naming_the_field(pages, web, site):
     # Saved before pages compiled patterns with RE2 (pages refuses it now): written straight to its table.
     old = await Form.create(tenant_id=site.tenant, name="Old", destination={}, fields_spec=[
         EMAIL, {"Name": "code", "Label": "Code", "Type": "text", "Pattern": r"(\d)\1"},
@@ -100,7 +97,7 @@ async def test_a_stored_pattern_re2_refuses_is_a_clear_422_naming_the_field(page
     assert await stored(site.tenant) == 1
 
 
-async def test_a_value_longer_than_max_length_is_refused_before_its_pattern_runs(pages, web, site):  # noqa: F811
+async def test_a_value_longer_than_max_length_is_refused_before_its_pattern_runs(pages, web, site):
     form = await form_with(pages, site, "short", {"Name": "code", "Label": "Code", "Type": "text",
                                                   "Pattern": "(a|aa)+$", "MaxLength": 30},
                            {"Name": "note", "Label": "Note", "Type": "text", "Pattern": "(b|bb)+$"})

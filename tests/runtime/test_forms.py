@@ -13,20 +13,17 @@ import pytest
 
 from models.runtime.lead import Submission
 from tests.fixtures.harness import Process
-from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
-from tests.runtime.test_site import (new_form, pages, publish, redis, site, site_pages,  # noqa: F401  (fixtures)
-                                     site_runtime, web)
+from tests.runtime.conftest import new_form, publish
 
 
 @pytest.fixture(autouse=True)
-async def fresh_address_limit(redis):  # noqa: F811
+async def fresh_address_limit(redis):
     """Every test posts from 127.0.0.1: start each with the per-address window empty."""
     async for key in redis.scan_iter(match="herald:rl:forms:addr:*"):
         await redis.delete(key)
 
 
-async def form_page(pages, site, consent: bool = True) -> tuple[dict, dict]:  # noqa: F811
+async def form_page(pages, site, consent: bool = True) -> tuple[dict, dict]:
     form = await new_form(pages, site, consent=consent)
     page = await publish(pages, site, "signup", [{"Type": "heading", "Text": "Join"},
                                                  {"Type": "form", "FormId": form["Id"]}])
@@ -37,7 +34,7 @@ async def rows(tenant: str) -> list[Submission]:
     return await Submission.filter(tenant=tenant).order_by("id")
 
 
-async def test_a_page_form_is_rendered_and_its_submission_is_stored_for_the_pages_account(pages, web, site):  # noqa: F811
+async def test_a_page_form_is_rendered_and_its_submission_is_stored_for_the_pages_account(pages, web, site):
     form, page = await form_page(pages, site)
     shown = await web.get("/signup", headers={"Host": site.host})
     assert shown.status_code == 200
@@ -66,7 +63,7 @@ async def test_a_page_form_is_rendered_and_its_submission_is_stored_for_the_page
     assert len(await rows(site.tenant)) == 2
 
 
-async def test_bots_invalid_values_and_one_address_flooding_are_refused(pages, web, site):  # noqa: F811
+async def test_bots_invalid_values_and_one_address_flooding_are_refused(pages, web, site):
     form, _ = await form_page(pages, site)
     bot = await web.post("/signup", headers={"Host": site.host},
                          data={"email": "bot@example.com", "_consent": "true", "website_url": "http://spam"})
@@ -93,7 +90,7 @@ async def test_bots_invalid_values_and_one_address_flooding_are_refused(pages, w
     assert len(await rows(site.tenant)) == 8
 
 
-async def test_the_cross_origin_form_route_admits_only_the_accounts_verified_domains(pages, web, site):  # noqa: F811
+async def test_the_cross_origin_form_route_admits_only_the_accounts_verified_domains(pages, web, site):
     form, _ = await form_page(pages, site)
     origin = f"https://{site.host}"
     preflight = await web.options(f"/f/{form['Id']}", headers={"Origin": origin,
@@ -120,8 +117,8 @@ async def test_the_cross_origin_form_route_admits_only_the_accounts_verified_dom
     assert (await web.options(f"/f/frm_{'ab' * 12}", headers={"Origin": origin})).status_code == 404
 
 
-async def test_any_verified_domain_of_the_account_is_an_origin_even_without_pages(pages, web, site,  # noqa: F811
-                                                                                   dns_server):  # noqa: F811
+async def test_any_verified_domain_of_the_account_is_an_origin_even_without_pages(pages, web, site,
+                                                                                   dns_server):
     form, _ = await form_page(pages, site)
     host = f"shop-{site.host}"
     domain = (await pages.post("/v1/dominios", headers=site.headers, json={"Name": host})).json()["Dominio"]
@@ -137,7 +134,7 @@ async def test_any_verified_domain_of_the_account_is_an_origin_even_without_page
     assert answer.headers["access-control-allow-origin"] == f"https://{host}"
 
 
-async def test_keyed_submissions_and_leads_take_the_account_from_the_key(pages, web, site, make_account):  # noqa: F811
+async def test_keyed_submissions_and_leads_take_the_account_from_the_key(pages, web, site, make_account):
     form, _ = await form_page(pages, site, consent=False)
     key = {"Authorization": f"Bearer {site.key}"}
     made = await web.post(f"/v1/forms/{form['Id']}/submissions", headers=key,
@@ -166,7 +163,7 @@ async def test_keyed_submissions_and_leads_take_the_account_from_the_key(pages, 
 
 
 @pytest.fixture(scope="module")
-def lead_pipeline(services, site_runtime, servers, tmp_path_factory):  # noqa: F811
+def lead_pipeline(services, site_runtime, servers, tmp_path_factory):
     """The runtime's outbox relay (a scheduler for the runtime only) and a worker on queue ``runtime``."""
     servers("crm")
     log_dir = tmp_path_factory.mktemp("lead-pipeline")
@@ -178,7 +175,7 @@ def lead_pipeline(services, site_runtime, servers, tmp_path_factory):  # noqa: F
         role.stop()
 
 
-async def test_a_submission_becomes_a_crm_contact_through_the_outbox(pages, web, site, lead_pipeline):  # noqa: F811
+async def test_a_submission_becomes_a_crm_contact_through_the_outbox(pages, web, site, lead_pipeline):
     from models.crm.contact import Contact
     from models.crm.event import ContactEvent
 

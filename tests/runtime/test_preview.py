@@ -8,20 +8,10 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from app.pages.page import preview as signing
-from tests.runtime.test_site import (  # noqa: F401
-    SCOPES,
-    dns_server,
-    make_account,
-    pages,
-    publish,
-    site,
-    site_pages,
-    site_runtime,
-    web,
-)
+from tests.runtime.conftest import SITE_SCOPES, publish
 
 
-async def _preview(pages, headers, page_id: str, **params) -> dict:  # noqa: F811
+async def _preview(pages, headers, page_id: str, **params) -> dict:
     made = await pages.post(f"/v1/paginas/{page_id}/previa", headers=headers, params=params)
     assert made.status_code == 200, made.text
     return made.json()["Previa"]
@@ -31,7 +21,7 @@ def _path(url: str) -> str:
     return urlsplit(url).path
 
 
-async def test_a_draft_is_previewed_with_noindex_and_no_referrer_and_follows_each_change(pages, web, site):  # noqa: F811
+async def test_a_draft_is_previewed_with_noindex_and_no_referrer_and_follows_each_change(pages, web, site):
     page = await publish(pages, site, "preview-me", [{"Type": "heading", "Text": "Draft <b>one</b>", "Level": 1}],
                          publish=False)
     link = await _preview(pages, site.headers, page["Id"])
@@ -64,7 +54,7 @@ async def test_a_draft_is_previewed_with_noindex_and_no_referrer_and_follows_eac
                              params={"versao": "9"})).status_code == 404
 
 
-async def test_forged_expired_and_other_accounts_links_are_refused(pages, web, site, make_account):  # noqa: F811
+async def test_forged_expired_and_other_accounts_links_are_refused(pages, web, site, make_account):
     page = await publish(pages, site, "secret-draft", [{"Type": "text", "Text": "Not yet"}], publish=False)
     token = (await _preview(pages, site.headers, page["Id"]))["Token"]
     body, mac = token.split(".")
@@ -81,7 +71,7 @@ async def test_forged_expired_and_other_accounts_links_are_refused(pages, web, s
     assert gone.status_code == 410 and "expired" in gone.text and "Not yet" not in gone.text
 
     # Another account's page: its preview is never made, and a token naming the wrong account shows nothing.
-    stranger = await make_account(scopes=SCOPES)
+    stranger = await make_account(scopes=SITE_SCOPES)
     assert (await pages.post(f"/v1/paginas/{page['Id']}/previa", headers=stranger.headers)).status_code == 404
     crossed = signing.sign(stranger.tenant_id, page["Id"], 0)
     assert (await web.get(f"/_preview/{crossed}")).status_code == 404

@@ -11,99 +11,15 @@ import asyncio
 import re
 import secrets
 import time
-from dataclasses import dataclass
-from typing import AsyncIterator
 
 import httpx
 import pytest
-import redis.asyncio as aioredis
 
 from app.http import errors
 from app.runtime.site import service as site_service
 from app.runtime.site.cache import MISSING, StaleCache
 from tests.fixtures.http import closed_url  # noqa: F401  (fixture)
-from tests.fixtures.platform import make_account  # noqa: F401  (fixture)
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture)
-
-SCOPES = ("pages:read", "pages:write", "pages:publish", "forms:read", "forms:write")
-BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
-
-
-@pytest.fixture(scope="session")
-def site_pages(servers, start_session_server, dns_server):  # noqa: F811
-    servers("platform")
-    servers("identity")
-    return start_session_server("pages", DNS_NAMESERVERS=dns_server.address)
-
-
-@pytest.fixture(scope="session")
-def site_runtime(servers, start_session_server, site_pages):
-    servers("crm")
-    return start_session_server("runtime", PAGES_URL=site_pages.url)
-
-
-@pytest.fixture
-async def pages(site_pages) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=site_pages.url, timeout=20) as client:
-        yield client
-
-
-@pytest.fixture
-async def web(site_runtime) -> AsyncIterator[httpx.AsyncClient]:
-    """The runtime as a browser reaches it (no redirects followed)."""
-    async with httpx.AsyncClient(base_url=site_runtime.url, timeout=20, headers={"User-Agent": BROWSER}) as client:
-        yield client
-
-
-@pytest.fixture
-async def redis(services) -> AsyncIterator[aioredis.Redis]:
-    client = aioredis.from_url(services.env["REDIS_URL"])
-    yield client
-    await client.aclose()
-
-
-@dataclass
-class Site:
-    host: str
-    tenant: str
-    headers: dict
-    key: str
-
-
-@pytest.fixture
-async def site(pages, make_account, dns_server) -> Site:  # noqa: F811
-    """A verified custom domain of a new account (a key with every pages and forms scope)."""
-    account = await make_account(scopes=SCOPES)
-    host = f"site-{secrets.token_hex(5)}.example.com"
-    domain = (await pages.post("/v1/dominios", headers=account.headers, json={"Name": host})).json()["Dominio"]
-    dns_server.publish(domain["Record"]["Name"], "TXT", domain["Record"]["Value"])
-    verified = await pages.post(f"/v1/dominios/{domain['Id']}/verificar", headers=account.headers)
-    assert verified.status_code == 200, verified.text
-    return Site(host, account.tenant_id, account.headers, account.key)
-
-
-async def publish(pages, site: Site, slug: str, blocks: list, publish: bool = True, **fields) -> dict:
-    made = await pages.post("/v1/paginas", headers=site.headers,
-                            json={"Title": "Spring sale", "Slug": slug, "Domain": site.host, "Blocks": blocks, **fields})
-    assert made.status_code == 201, made.text
-    page = made.json()["Pagina"]
-    if publish:
-        done = await pages.post(f"/v1/paginas/{page['Id']}/publicar", headers=site.headers)
-        assert done.status_code == 200, done.text
-    return page
-
-
-async def new_form(pages, site: Site, consent: bool = True) -> dict:
-    body = {"Name": "Leads", "Fields": [
-        {"Name": "email", "Label": "E-mail", "Type": "email", "Required": True},
-        {"Name": "name", "Label": "Name", "Type": "text"},
-        {"Name": "plan", "Label": "Plan", "Type": "select", "Options": ["basic", "pro"]}],
-        "SuccessMessage": "Thanks, we will write soon."}
-    if consent:
-        body["Consent"] = {"Text": "I agree to be contacted."}
-    made = await pages.post("/v1/formularios", headers=site.headers, json=body)
-    assert made.status_code == 201, made.text
-    return made.json()["Formulario"]
+from tests.runtime.conftest import publish
 
 
 async def test_a_published_page_is_rendered_for_its_host_with_seo_pixel_and_a_visitor_cookie(pages, web, site):

@@ -18,7 +18,7 @@ from cryptography.x509.oid import NameOID
 
 from tests.fixtures.harness import Services, flush_redis, free_port
 from tests.mail.conftest import sign_up
-from tests.smtp.conftest import start_smtpd, wait_listening
+from tests.fixtures.mail import start_smtpd, wait_listening
 
 # An SMTP server of the module's own, with other settings (tests/conftest.py, OWN_PROCESS_FIXTURES).
 pytestmark = pytest.mark.slow

@@ -9,7 +9,7 @@ import base64
 import pytest
 
 from tests.fixtures.harness import free_port
-from tests.smtp.conftest import start_smtpd
+from tests.fixtures.mail import start_smtpd
 
 # An SMTP server of the module's own, with other settings (tests/conftest.py, OWN_PROCESS_FIXTURES).
 pytestmark = pytest.mark.slow

@@ -1,0 +1,40 @@
+"""A pytest plugin for tests/house/test_fixtures_once.py: after collection, writes every session- and
+package-scoped fixture and the places it is registered at (the node ids of the conftests and modules that
+define or import it) as JSON to the file named by HERALD_FIXTURE_REGISTRATIONS. Loaded with ``-p``; without
+the variable it does nothing."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+
+import pytest
+
+OUTPUT = "HERALD_FIXTURE_REGISTRATIONS"
+
+
+def definitions(session: pytest.Session) -> list:
+    manager = session._fixturemanager  # no public API lists the registrations (`pytest --fixtures` reads these)
+    if hasattr(manager, "_get_all_fixture_defs"):  # pytest 9
+        return list(manager._get_all_fixture_defs())
+    return [definition for definitions in manager._arg2fixturedefs.values() for definition in definitions]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    path = os.environ.get(OUTPUT)
+    if not path:
+        return
+    registrations: dict[tuple[str, str], dict] = {}
+    for definition in definitions(session):
+        if definition.scope not in ("session", "package"):
+            continue
+        function = inspect.unwrap(definition.func)
+        code = getattr(function, "__code__", None)
+        where = (f"{function.__module__}.{function.__qualname__}"
+                 + (f" ({os.path.relpath(code.co_filename)}:{code.co_firstlineno})" if code else ""))
+        entry = registrations.setdefault((definition.argname, where), {
+            "name": definition.argname, "scope": definition.scope, "function": where, "places": []})
+        entry["places"].append(definition.baseid)
+    with open(path, "w") as out:
+        json.dump(sorted(registrations.values(), key=lambda entry: (entry["name"], entry["function"])), out, indent=1)
