@@ -63,6 +63,17 @@ OWN_PROCESS_FIXTURES = {
 }
 
 
+# What tests/house/test_fixtures_once.py checks, kept from this run's own collection when it is the whole suite.
+REGISTRATIONS = pytest.StashKey[list]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    from tests.house.fixture_registrations import registrations, whole_suite
+
+    if whole_suite(session):
+        session.config.stash[REGISTRATIONS] = registrations(session)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if OWN_PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):

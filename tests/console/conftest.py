@@ -14,7 +14,6 @@ from tortoise import connections
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.console.web import Hosts, Visit, hosts_running, launch_chromium, resolver_rules, visiting
 from tests.fixtures.dashboard import Member, new_account, signed_in_member
-from tests.fixtures.providers import dns_server  # noqa: F401  (fixture: the DNS herald_hosts resolves through)
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 

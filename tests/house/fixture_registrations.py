@@ -1,7 +1,7 @@
-"""A pytest plugin for tests/house/test_fixtures_once.py: after collection, writes every session- and
-package-scoped fixture and the places it is registered at (the node ids of the conftests and modules that
-define or import it) as JSON to the file named by HERALD_FIXTURE_REGISTRATIONS. Loaded with ``-p``; without
-the variable it does nothing."""
+"""What tests/house/test_fixtures_once.py checks: every session- and package-scoped fixture and the places it
+is registered at (the node ids of the conftests and modules that define or import it). A run of the whole
+suite keeps them from its own collection (tests/conftest.py); loaded with ``-p`` in a collection of its own,
+this plugin writes them as JSON to the file named by HERALD_FIXTURE_REGISTRATIONS."""
 
 from __future__ import annotations
 
@@ -21,11 +21,9 @@ def definitions(session: pytest.Session) -> list:
     return [definition for definitions in manager._arg2fixturedefs.values() for definition in definitions]
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    path = os.environ.get(OUTPUT)
-    if not path:
-        return
-    registrations: dict[tuple[str, str], dict] = {}
+def registrations(session: pytest.Session) -> list[dict]:
+    """Every session- and package-scoped fixture with the places it is registered at."""
+    found: dict[tuple[str, str], dict] = {}
     for definition in definitions(session):
         if definition.scope not in ("session", "package"):
             continue
@@ -33,8 +31,20 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         code = getattr(function, "__code__", None)
         where = (f"{function.__module__}.{function.__qualname__}"
                  + (f" ({os.path.relpath(code.co_filename)}:{code.co_firstlineno})" if code else ""))
-        entry = registrations.setdefault((definition.argname, where), {
+        entry = found.setdefault((definition.argname, where), {
             "name": definition.argname, "scope": definition.scope, "function": where, "places": []})
         entry["places"].append(definition.baseid)
+    return sorted(found.values(), key=lambda entry: (entry["name"], entry["function"]))
+
+
+def whole_suite(session: pytest.Session) -> bool:
+    """Whether this run collected the whole suite (``make test``, ``make test-fast``: no paths given)."""
+    return [str(arg) for arg in session.config.args] == list(session.config.getini("testpaths"))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    path = os.environ.get(OUTPUT)
+    if not path:
+        return
     with open(path, "w") as out:
-        json.dump(sorted(registrations.values(), key=lambda entry: (entry["name"], entry["function"])), out, indent=1)
+        json.dump(registrations(session), out, indent=1)

@@ -5,8 +5,8 @@ makes seven instances, each kept to the end of the run (the same servers started
 running). A fixture that several folders use is defined once and registered once, in the conftest of the
 narrowest folder that holds them all (tests/conftest.py for several top folders); modules take it by name.
 
-The suite is collected (not run) in a pytest process of its own, with the plugin
-tests/house/fixture_registrations.py reading pytest's own registrations."""
+Pytest's own registrations are read by tests/house/fixture_registrations.py: from this run's collection when
+it is the whole suite, else from a collection of the whole suite in a pytest process of its own."""
 
 from __future__ import annotations
 
@@ -16,19 +16,14 @@ import subprocess
 import sys
 
 from tests.fixtures.harness import ROOT
+from tests.conftest import REGISTRATIONS
 from tests.house.fixture_registrations import OUTPUT
 
-# TEMPORARY: tests/console/ is being fixed in the same change (its conftest and its modules still import
-# dns_server and the browser fixtures); a fixture whose extra registrations are all under it passes for now.
-# Remove this allowance (and `outside`) when that lands: nothing else is allowed.
-CONSOLE = "tests/console"
-
-
-def outside(places: list[str]) -> list[str]:
-    return [place for place in places if place != CONSOLE and not place.startswith(CONSOLE + "/")]
-
-
-def registrations(tmp_path) -> list[dict]:
+def registrations(request, tmp_path) -> list[dict]:
+    """This run's own, when it collected the whole suite (``make test``: no cost); else a collection of the
+    whole suite in a pytest process of its own (a run of some files sees only their fixtures)."""
+    if REGISTRATIONS in request.config.stash:
+        return request.config.stash[REGISTRATIONS]
     output = tmp_path / "registrations.json"
     env = {**os.environ, OUTPUT: str(output)}
     env.pop("PYTEST_ADDOPTS", None)  # the outer run's options (`-n 2`, a -k) are not this collection's
@@ -42,11 +37,10 @@ def registrations(tmp_path) -> list[dict]:
     return json.loads(output.read_text())
 
 
-def test_every_session_and_package_fixture_is_registered_once(tmp_path):
-    found = registrations(tmp_path)
+def test_every_session_and_package_fixture_is_registered_once(request, tmp_path):
+    found = registrations(request, tmp_path)
     assert any(entry["name"] == "servers" for entry in found), "the collection saw no session fixture at all"
-    # Without the console's allowance: len(entry["places"]) > 1.
-    repeated = [entry for entry in found if len(outside(entry["places"])) > 1]
+    repeated = [entry for entry in found if len(entry["places"]) > 1]
     assert not repeated, (
         "session- or package-scoped fixtures registered at more than one place:\n"
         + "".join(f"  {entry['name']} ({entry['scope']}, {entry['function']}): {len(entry['places'])} registrations, "
