@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 from models.crm import Contact, CrmAlert, CrmDelivery, CrmDestination, OutboxEntry
 from models.crm.alert import metric_value
+from models.crm.delivery import seal_payload
 from schedules.crm.alerts import enqueue_due
 from tasks.crm.alerts import evaluate_alert
 from tortoise import connections
@@ -105,10 +106,14 @@ async def test_contacts_drop_and_delivery_failures_metrics(crm, act):
     destination = await crm.post("/v1/destinos", headers=owner.headers,
                                   json={"url": "https://hooks.example.com/x", "eventos": ["contact.created"]})
     target = await CrmDestination.get(public_id=destination.json()["destino"]["id"])
+    # Rows as the pipeline writes them (a sealed event), the retrying one due tomorrow: no worker of the run
+    # (this process's others share the database) takes them up meanwhile.
     for status in ("failed", "retrying", "succeeded"):
         await CrmDelivery.create(tenant=owner.tenant, target_kind="destination", destination_id=target.id,
-                                 event_id="evt_x", event_type="contact.created", payload={}, status=status,
-                                 last_attempt_at=datetime.now(timezone.utc))
+                                 event_id="evt_x", event_type="contact.created",
+                                 payload=seal_payload(owner.tenant, {"type": "contact.created"}), status=status,
+                                 last_attempt_at=datetime.now(timezone.utc),
+                                 next_attempt_at=datetime.now(timezone.utc) + timedelta(days=1))
     assert await metric_value(conn, owner.tenant, "falhas_entrega", 60) == 2
     assert await metric_value(conn, owner.tenant, "falhas_jornada", 60) == 0
 
