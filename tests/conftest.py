@@ -191,7 +191,21 @@ def worker_metrics_port() -> int:
 
 
 @pytest.fixture(scope="session")
-async def pipeline(services, servers, tmp_path_factory, worker_metrics_port):
+def ga4_endpoint():
+    """The run's GA4 collection endpoint, a local server that checks what it is sent: every worker of the
+    run posts GA4 conversions there (GA4_MP_URL), so a CRM delivery reaches it whichever worker takes it up
+    (the pipeline's worker takes the crm queue too)."""
+    import secrets
+
+    from tests.fixtures.ad_platforms import Ga4Collect
+
+    server = Ga4Collect("G-TEST" + secrets.token_hex(3).upper(), "secret" + secrets.token_hex(6))
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+async def pipeline(services, servers, tmp_path_factory, worker_metrics_port, ga4_endpoint):
     """A worker and a scheduler (with the platform's outbox relay) for the run's shared databases.
     The identity outbox is left to the identity e-mail tests' own scheduler and worker
     (tests/identity/test_email.py), which carry the mail credential and watch every attempt.
@@ -207,7 +221,8 @@ async def pipeline(services, servers, tmp_path_factory, worker_metrics_port):
     _, mail_key = await create_key(mailer.public_id, "platform mail", ["email:send"], KeyKind.TEST)
     log_dir = tmp_path_factory.mktemp("pipeline")
     env = {**services.env, "WORKER_THREADS": "4", "RELAY_SYSTEMS": "platform", "IDENTITY_MAIL_KEY": mail_key,
-           "IDENTITY_MAIL_FROM": "alerts@sandbox.herald.test", "WORKER_METRICS_PORT": str(worker_metrics_port)}
+           "IDENTITY_MAIL_FROM": "alerts@sandbox.herald.test", "WORKER_METRICS_PORT": str(worker_metrics_port),
+           "GA4_MP_URL": ga4_endpoint.url}
     roles = [Process("worker", ["worker"], env, log_dir), Process("scheduler", ["scheduler"], env, log_dir)]
     yield services.sink_dir
     for role in roles:

@@ -25,24 +25,16 @@ from tests.console.web import (
     roles_running,
     visiting,
 )
-from tests.fixtures.ad_platforms import Ga4Collect
 from tests.fixtures.webhooks import Receiver
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def ga4():
-    server = Ga4Collect("G-TEST" + secrets.token_hex(3).upper(), "secret" + secrets.token_hex(6))
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="module")
-def crm_hosts(herald_hosts, services, tmp_path_factory, ga4):
+def crm_hosts(herald_hosts, services, tmp_path_factory, ga4_endpoint):
     """The run's browser stack, and a CRM worker and scheduler of the module's own that send the CRM's
-    deliveries (GA4's collection endpoint is the local one)."""
-    env = internal_env(services, herald_hosts, RELAY_SYSTEMS="crm", WORKER_THREADS="2", GA4_MP_URL=ga4.url)
+    deliveries (GA4's collection endpoint is the run's local one, as the pipeline's worker has it)."""
+    env = internal_env(services, herald_hosts, RELAY_SYSTEMS="crm", WORKER_THREADS="2", GA4_MP_URL=ga4_endpoint.url)
     with roles_running(env, tmp_path_factory.mktemp("automation-console"),
                        **{"crm-worker": ["worker", "--processes", "1", "--queues", "crm"],
                           "crm-scheduler": ["scheduler"]}) as roles:
@@ -189,7 +181,7 @@ async def test_an_alert_created_fired_and_edited_with_its_history(web: Visit, cr
     await crm.aclose()
 
 
-async def test_a_conversion_integration_added_tested_and_fed(web: Visit, crm_hosts, ga4):
+async def test_a_conversion_integration_added_tested_and_fed(web: Visit, crm_hosts, ga4_endpoint):
     page = web.page
     owner, account, crm = await owner_account(crm_hosts, "automation-integration")
     await sign_in(web, owner.email)
@@ -199,14 +191,14 @@ async def test_a_conversion_integration_added_tested_and_fed(web: Visit, crm_hos
     await page.get_by_label("Name").fill("Analytics")
     await page.get_by_label("Google Analytics 4").check()
     assert not await page.get_by_label("Pixel (dataset) id").is_visible()
-    await page.get_by_label("Measurement id").fill(ga4.measurement_id)
-    await page.get_by_label("Measurement Protocol API secret").fill(ga4.api_secret)
+    await page.get_by_label("Measurement id").fill(ga4_endpoint.measurement_id)
+    await page.get_by_label("Measurement Protocol API secret").fill(ga4_endpoint.api_secret)
     await page.get_by_label("A contact is created").fill("sign_up")
     await web.check("integration-new")
     await page.get_by_role("button", name="Add integration").click()
     await web.heading("Analytics")
     await page.get_by_text("Conversion integration added.").wait_for()
-    assert ga4.api_secret not in await page.content()
+    assert ga4_endpoint.api_secret not in await page.content()
     stored = (await crm.get("/v1/integracoes-de-conversao")).json()["integracoes"]
     assert [(item["tipo"], item["mapeamentos"]) for item in stored] == [("ga4", {"contact.created": "sign_up"})]
 
@@ -215,7 +207,7 @@ async def test_a_conversion_integration_added_tested_and_fed(web: Visit, crm_hos
     await delivered(page, crm_hosts)
     assert "Google Analytics 4 answered HTTP 204" in await page.locator(".test-result").inner_text()
     await page.locator("#target-health").filter(has_text="working").wait_for()
-    assert [call.body["events"][0]["name"] for call in ga4.accepted()][-1:] == ["sign_up"]
+    assert [call.body["events"][0]["name"] for call in ga4_endpoint.accepted()][-1:] == ["sign_up"]
 
     # A contact created through the CRM's API becomes a delivery of its own.
     made = await crm.post("/v1/contatos", json={"email": f"lead-{secrets.token_hex(3)}@example.com"})
