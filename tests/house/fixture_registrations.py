@@ -39,7 +39,9 @@ def registrations(session: pytest.Session) -> list[dict]:
 
 def whole_suite(session: pytest.Session) -> bool:
     """Whether this run collected the whole suite (``make test``, ``make test-fast``: no paths given)."""
-    return [str(arg) for arg in session.config.args] == list(session.config.getini("testpaths"))
+    options = session.config.option
+    return ([str(arg) for arg in session.config.args] == list(session.config.getini("testpaths"))
+            and not (options.ignore or options.ignore_glob or options.deselect))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
