@@ -247,6 +247,15 @@ def test_each_row_carries_the_version_that_redacted_it():
     assert row["idempotency_key"] == "idem-7" and row["message_ids"] == '["msg_1"]'
 
 
+def test_a_read_that_lists_messages_names_none_of_them_as_its_own():
+    principal = Principal(1, "key_1", "k", ("email:read",), "live", False, False, 7, "tnt_1", "T", "active", "",
+                          None)
+    listing = json.dumps({"Messages": [{"MessageId": "msg_1", "Status": "queued"}], "HasMore": False}).encode()
+    record = Captured(datetime.now(timezone.utc), 1.0, "GET", "/v1/emails", "/v1/emails", (), None,
+                      200, principal, None, None, "req_1", "0" * 32, b"", listing)
+    assert build_row(record, {})["message_ids"] == "[]"  # the filter by message id finds the send, not reads
+
+
 def test_a_batch_takes_one_read_of_randomness_and_each_row_its_own_id():
     from models.platform.request_log.rows import build_rows
     from models.platform.request_log import created_at_of

@@ -89,7 +89,8 @@ def build_row(record: Any, keys: Keys, random_hex: str | None = None) -> dict[st
         "duration_ms": record.duration_ms,
         "idempotency_key": idempotency_key(record.idempotency_header, request.fields.get("IdempotencyKey")),
         "error_code": error_code(record.status, response_json),
-        "message_ids": orjson.dumps(message_ids(response_json)).decode(),
+        # The messages a send created: a read that lists messages (GET /v1/emails) names them but made none.
+        "message_ids": orjson.dumps(message_ids(response_json) if record.method == "POST" else []).decode(),
         "request_id": record.request_id[:40],
         "trace_id": record.trace_id,
         "query": json.dumps(query, ensure_ascii=False) if query is not None else None,
