@@ -13,6 +13,7 @@ import tempfile
 
 import pytest
 
+from models.platform.blocklist import BlockEntry
 from models.platform.platform_alert import PlatformAlertRule
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.dashboard import signed_in_staff
@@ -21,7 +22,7 @@ from tests.http.test_fuzz import ASSETS, EXAMPLES, SCALE, SCHEMATHESIS
 pytestmark = pytest.mark.slow  # fuzzing: Schemathesis as a subprocess against running systems
 
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
-# Blocking a fuzzed domain (example.com...) would refuse the sends of the tests that follow.
+# Blocking a fuzzed domain (example.com...) would refuse the sends of the tests that follow (see the finally too).
 BLOCKING = "^/api/admin/blacklist$"
 
 
@@ -37,6 +38,10 @@ async def test_the_operator_surface_as_staff(servers, dashboard, identity):
     try:
         with tempfile.TemporaryDirectory() as scratch:
             run = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 120, cwd=scratch)
-    finally:  # the fuzzed alert rules would fire (and page staff) under the schedulers of later tests
+    finally:
+        # The fuzzed alert rules would fire (and page staff) under the schedulers of later tests, and a fuzzed
+        # suggestion it applied (the document links a suggestion to its apply) blocks sends platform-wide: a
+        # blocked example.com refused the invitations of later tests of the process.
         await PlatformAlertRule.filter(created_by=staff.id).delete()
+        await BlockEntry.filter(created_by=staff.id).delete()
     assert run.returncode == 0, run.stdout[-12000:] + run.stderr[-2000:]
