@@ -135,6 +135,15 @@ def _server_starter(services, log_dir):
     return start, started
 
 
+@pytest.fixture(scope="session")
+def pages_server(servers, start_session_server, dns_server):  # noqa: F811
+    """The pages system resolving DNS through the loopback ``dns_server`` (a page's domain verified by
+    publishing its records there), for the pages tests and the runtime's (the pages it serves)."""
+    servers("platform")  # keys are introspected there
+    servers("identity")  # sessions are checked there (the session hop and the product decision)
+    return start_session_server("pages", DNS_NAMESERVERS=dns_server.address)
+
+
 @pytest.fixture
 def start_server(services, tmp_path_factory) -> Callable[..., Server]:
     """A fresh server with environment overrides (for broken-dependency tests); stopped after the test."""

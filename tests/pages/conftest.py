@@ -18,13 +18,6 @@ ALL_SCOPES = ("pages:read", "pages:write", "pages:publish", "forms:read", "forms
 TENANT_HEADER = "X-Service-Tenant"
 
 
-@pytest.fixture(scope="session")
-def pages_server(servers, start_session_server, dns_server):
-    servers("platform")  # keys are introspected there
-    servers("identity")  # sessions are checked there (the session hop and the product decision)
-    return start_session_server("pages", DNS_NAMESERVERS=dns_server.address)
-
-
 @pytest.fixture
 async def pages(pages_server) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=pages_server.url, timeout=20) as client:

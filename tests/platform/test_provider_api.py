@@ -23,18 +23,9 @@ from models.platform.tenant import Tenant
 from tests.fixtures.dashboard import *  # noqa: F401,F403
 from tests.fixtures.dashboard import new_account, signed_in_member
 from tests.fixtures.platform import email as email_body
-from tests.fixtures.provider_servers import SmtpInbox, smtp_server
+from tests.fixtures.provider_servers import SmtpInbox
 
 SMTP = "/api/providers/email/smtp"
-
-
-@pytest.fixture
-def inbox():
-    box = SmtpInbox()
-    controller = smtp_server(box)
-    box.port = controller.port
-    yield box
-    controller.stop()
 
 
 async def owner_of_account(identity, dashboard, tag: str) -> tuple[dict, dict]:

@@ -43,15 +43,6 @@ def publish_dkim(dns_server, domain: str, selector: str, public_key: str) -> Non
 
 
 @pytest.fixture
-def inbox():
-    box = SmtpInbox()
-    controller = smtp_server(box)
-    box.port = controller.port
-    yield box
-    controller.stop()
-
-
-@pytest.fixture
 def signing(dns_server):
     domain = f"mail{secrets.token_hex(3)}.example"
     public, pem = generate_dkim_key()

@@ -112,10 +112,10 @@ SITE_SCOPES = ("pages:read", "pages:write", "pages:publish", "forms:read", "form
 
 
 @pytest.fixture(scope="session")
-def site_pages(servers, start_session_server, dns_server):
-    servers("platform")
-    servers("identity")
-    return start_session_server("pages", DNS_NAMESERVERS=dns_server.address)
+def site_pages(pages_server):
+    """The pages system the runtime reads: the run's one pages server resolving DNS through the loopback
+    server (tests/conftest.py), the one the pages tests use."""
+    return pages_server
 
 
 @pytest.fixture(scope="session")

@@ -61,6 +61,9 @@ def build_rows(records: list, keys: Keys) -> list[dict[str, Any]]:
     return rows
 
 
+SENDS = ("POST", "SMTP")  # the methods of requests that create messages
+
+
 def build_row(record: Any, keys: Keys, random_hex: str | None = None) -> dict[str, Any] | None:
     """The stored row of a captured request, or None when its key belongs to no account
     (``random_hex``: the random part of its id, :func:`new_log_id`)."""
@@ -89,8 +92,9 @@ def build_row(record: Any, keys: Keys, random_hex: str | None = None) -> dict[st
         "duration_ms": record.duration_ms,
         "idempotency_key": idempotency_key(record.idempotency_header, request.fields.get("IdempotencyKey")),
         "error_code": error_code(record.status, response_json),
-        # The messages a send created: a read that lists messages (GET /v1/emails) names them but made none.
-        "message_ids": orjson.dumps(message_ids(response_json) if record.method == "POST" else []).decode(),
+        # The messages a send created (an HTTP POST, an SMTP submission): a read that lists messages
+        # (GET /v1/emails) names them but made none.
+        "message_ids": orjson.dumps(message_ids(response_json) if record.method in SENDS else []).decode(),
         "request_id": record.request_id[:40],
         "trace_id": record.trace_id,
         "query": json.dumps(query, ensure_ascii=False) if query is not None else None,
