@@ -27,7 +27,7 @@ from models.platform.tenant import Tenant
 from tests.fixtures.identity import service_headers
 from tests.fixtures.metrics import scrape, value
 from tests.fixtures.polling import until
-from tests.fixtures.provider_servers import SmtpInbox, smtp_server
+from tests.fixtures.provider_servers import SmtpInbox, inbox_listening
 from tests.fixtures.webhooks import register
 
 SCOPES = ("email:send", "email:read", "suppressions:read", "webhooks:manage")
@@ -49,11 +49,8 @@ class RefusingInbox(SmtpInbox):
 
 @pytest.fixture
 def inbox():
-    box = RefusingInbox()
-    controller = smtp_server(box)
-    box.port = controller.port
-    yield box
-    controller.stop()
+    with inbox_listening(RefusingInbox()) as box:
+        yield box
 
 
 @pytest.fixture
