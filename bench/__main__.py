@@ -2,7 +2,8 @@
 in the same run on the same machine.
 
 1. accept: POST /v1/emails/send (one recipient) at concurrency 32, against the floor (a minimal
-   Sanic handler inserting the same two rows with raw asyncpg);
+   Sanic handler inserting the same two rows with raw asyncpg); then at concurrency 1 and 4, the p99
+   against the floor's plus 5 ms (batching is never bought with latency);
 2. batch: POST /v1/emails/batch with 500 items;
 3. end to end: a steady offered load (200 messages/s) from the 202 to the sink's record, with the
    relay lag (outbox commit to enqueue); baseline: a no-op Dramatiq actor's throughput;
@@ -43,6 +44,7 @@ from bench.report import machine, markdown, plans_text
 from bench.stage import ROOT, Stage, free_port, say
 
 RESULTS = Path(__file__).resolve().parent / "results"
+LATENCY_MARGIN_MS = 5.0  # Herald's p99 at concurrency 1 and 4: at most the floor's plus this (issue 46)
 
 
 class Bench(Stage):
@@ -107,11 +109,34 @@ class Bench(Stage):
             "herald": (self.platform_port, self.request("/v1/emails/send", self.send_body())),
             "herald_idempotent": (self.platform_port, self.idempotent_requests()),
         })
+        summary["low_concurrency"] = await self.low_concurrency(floor_port)
         self.stop(floor)
         # Kept at the top level too: the README and earlier results read accept.ratio.
         summary["round_ratios"] = summary["herald"]["round_ratios"]
         summary["ratio"] = summary["herald"]["ratio"]
         return summary
+
+    async def low_concurrency(self, floor_port: int) -> dict:
+        """Latency where batching could cost it (issue 46): at concurrency 1 and 4, floor and Herald
+        taking turns for --latency-rounds rounds; bound: Herald's p99 at most the floor's + 5 ms."""
+        args, found = self.args, {}
+        streams = {"floor": (floor_port, self.request("/v1/emails/send", self.send_body())),
+                   "herald": (self.platform_port, self.request("/v1/emails/send", self.send_body())),
+                   "herald_idempotent": (self.platform_port, self.idempotent_requests())}
+        for concurrency in (1, 4):
+            results: dict[str, list] = {name: [] for name in streams}
+            for round_ in range(args.latency_rounds):
+                for name, (port, request) in streams.items():
+                    say(f"accept: {name}, concurrency {concurrency}, round {round_ + 1}/{args.latency_rounds}")
+                    results[name].append(await closed_loop("127.0.0.1", port, request, concurrency,
+                                                           args.latency_seconds / args.latency_rounds, 202))
+            summary = {name: merge(runs).summary(202) for name, runs in results.items()}
+            bound = round(summary["floor"]["p99_ms"] + LATENCY_MARGIN_MS, 2)
+            for name in ("herald", "herald_idempotent"):
+                summary[name]["p99_bound_ms"] = bound
+                summary[name]["within_bound"] = summary[name]["p99_ms"] <= bound
+            found[str(concurrency)] = summary
+        return found
 
     async def two_workers(self) -> dict:
         """HTTP_WORKERS=2 (`herald serve`, Sanic's multi-process mode: one listening socket shared by
@@ -227,6 +252,9 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=5, help="alternations of floor and Herald in accept")
+    parser.add_argument("--latency-seconds", type=float, default=12,
+                        help="per stream, at concurrency 1 and again at 4 (the p99 against the floor's + 5 ms)")
+    parser.add_argument("--latency-rounds", type=int, default=3)
     parser.add_argument("--batch-seconds", type=float, default=10)
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--e2e-seconds", type=float, default=30)
