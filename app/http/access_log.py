@@ -39,8 +39,10 @@ def _path(request: Request, route: str | None) -> str:
 
 
 def write(request: Request, response: HTTPResponse) -> None:
+    if not log.isEnabledFor(logging.INFO):  # LOG_LEVEL=WARNING: nothing made per request, not even the path
+        return
     level = logging.DEBUG if request.path in PROBES and response.status < 400 else logging.INFO
-    if not log.isEnabledFor(level):  # LOG_LEVEL=WARNING: not a single dict made per request
+    if not log.isEnabledFor(level):
         return
     started = getattr(request.ctx, "started_at", None)
     duration_ms = round((time.perf_counter() - started) * 1000, 2) if started is not None else None
