@@ -12,7 +12,8 @@ in the same run on the same machine.
 6. scale: request logs and messages seeded by the million, the read routes' p95 and their plans
    (bench/scale.py);
 7. through SMTP: live e-mail with DKIM to a local SMTP server, delivered rate against the no-op
-   rate with the same worker processes, p99 at the offered rate, relay lag (bench/smtp_e2e.py);
+   rate with the same worker processes, p99 at the offered rate, relay lag, a drain of 100,000
+   e-mails with each process's RSS growth (bench/smtp_e2e.py, bench/drain.py);
    and through the HTTP providers (Twilio, FCM, WhatsApp Cloud) against local servers, each
    channel's delivered rate against the no-op rate (bench/providers_e2e.py);
 8. idle: `herald up` with no traffic, the CPU of every process (bench/idle.py);
@@ -190,7 +191,8 @@ class Bench(Stage):
             results["noop_baseline"] = delivery.noop_baseline(self)
             results["end_to_end"] = await delivery.end_to_end(self)
             if not self.args.skip_smtp:  # bench/smtp_e2e.py: through SMTP + DKIM, its own stack
-                results["smtp_e2e"] = await smtp_e2e.run(os.cpu_count() or 1, 8, 3000, self.args.rate, 20)
+                results["smtp_e2e"] = await smtp_e2e.run(os.cpu_count() or 1, 8, 3000, self.args.rate, 20,
+                                                         self.args.smtp_drain)
             if not self.args.skip_providers:  # bench/providers_e2e.py: SMS, push, WhatsApp, its own stack
                 results["providers_e2e"] = await providers_e2e.run(os.cpu_count() or 1, 8, 2000)
         if not self.args.skip_pages:  # bench/pages.py: the TLS ask's p50/p99 against a pages server
@@ -260,6 +262,8 @@ def main() -> int:
     parser.add_argument("--e2e-seconds", type=float, default=30)
     parser.add_argument("--skip-e2e", action="store_true")
     parser.add_argument("--skip-smtp", action="store_true", help="skip end to end through SMTP (bench/smtp_e2e.py)")
+    parser.add_argument("--smtp-drain", type=int, default=100_000,
+                        help="e-mails of the SMTP step's drain, RSS growth bound 1.2 (bench/drain.py; 0 skips it)")
     parser.add_argument("--skip-providers", action="store_true",
                         help="skip end to end through the HTTP providers (bench/providers_e2e.py)")
     parser.add_argument("--skip-idle", action="store_true", help="skip idle `herald up` CPU (bench/idle.py)")

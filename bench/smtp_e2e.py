@@ -20,9 +20,13 @@ cores, its own Redis and database, a verified sender domain):
    100 ms);
 4. ceiling: the ratio this machine could reach at most if a delivery cost only its RSA-2048
    signature (measured here, in OpenSSL) and the local SMTP receiver's CPU, so a ratio is read
-   against what the cores allow.
+   against what the cores allow;
+5. drain (bench/drain.py, issue 46): --drain e-mails of the campaign (100,000; 0 skips) accepted
+   at once, their delivered rate against the burst's, and each Herald process's RSS (each role's
+   processes by pid) sampled every 0.25 s: its peak over its value once the first --drain-settle
+   (10,000) were delivered, bound 1.2.
 
-`python -m bench.smtp_e2e`; `make bench` runs it after its own end-to-end step.
+`python -m bench.smtp_e2e`; `make bench` runs it after its own end-to-end step (`--smtp-drain`).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import redis
 
 from bench.chaos import LiveStack, say
 from bench.delivery_floor import smtp_floor
+from bench.drain import drain
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -250,7 +255,8 @@ async def _sent_gap_and_lag(stack, accepted, arrivals, outbox_from) -> tuple[lis
     return gaps, (round(lag["p50"] or 0, 1), round(lag["p95"] or 0, 1))
 
 
-async def run(processes: int, threads: int, burst_count: int, rate: float, seconds: float) -> dict:
+async def run(processes: int, threads: int, burst_count: int, rate: float, seconds: float, drain_count: int = 0,
+              drain_settle: int = 10_000) -> dict:
     async with LiveStack(processes, threads) as stack:
         say(f"smtp e2e: {processes} worker processes x {threads} threads; no-op baseline")
         baseline = await asyncio.to_thread(noop_rate, stack.redis.url, processes, threads)
@@ -260,11 +266,15 @@ async def run(processes: int, threads: int, burst_count: int, rate: float, secon
         throughput = await burst(stack, burst_count)
         say(f"smtp e2e: {rate}/s for {seconds}s")
         steady = await latency(stack, rate, seconds)
+        drained = None
+        if drain_count:
+            say(f"smtp e2e: drain of {drain_count}, RSS noted after {drain_settle}")
+            drained = await drain(stack, drain_count, throughput["delivered_per_second"], drain_settle)
     ratio = round(throughput["delivered_per_second"] / baseline["messages_per_second"], 3)
     return {"worker_processes": processes, "worker_threads": threads, "noop_baseline": baseline,
             "floor": floor, "ratio_to_floor": round(throughput["delivered_per_second"] / floor["messages_per_second"], 3),
             "throughput": throughput, "ratio_to_noop": ratio, "target_ratio": 0.5, "steady": steady,
-            "ceiling": ceiling(throughput, baseline)}
+            "ceiling": ceiling(throughput, baseline), **({"drain": drained} if drained else {})}
 
 
 def rsa_sign_ms(signatures: int = 200) -> float:
@@ -324,7 +334,24 @@ def rows(results: dict) -> list[str]:
         f"| ceiling of that ratio here: RSA-2048 signature {top['rsa_sign_ms']} ms + SMTP receiver "
         f"{top['receiver_ms']} ms of CPU a message, nothing else, on {top['cores']} cores | at most "
         f"{top['max_delivered_per_second']} messages/s | no-op: {noop['messages_per_second']} messages/s | "
-        f"at most {top['max_ratio_to_noop']} |"] if (top := found.get("ceiling")) else [])
+        f"at most {top['max_ratio_to_noop']} |"] if (top := found.get("ceiling")) else []) + _drain_rows(
+        found.get("drain"))
+
+
+def _drain_rows(drained: dict | None) -> list[str]:
+    if not drained:
+        return []
+    worst = drained["worst_process"]
+    rss = drained["rss"].get(worst, {})
+    memory = (f"{worst}: {rss['rss_mib_after_settle']} to {rss['peak_mib']} MiB, growth {drained['worst_growth']}"
+              if worst else f"fewer than {drained['settle']} delivered")
+    verdict = "within" if drained["within_bound"] else "**over**" if worst else "not measured"
+    return [
+        (f"| drain: a campaign burst of {drained['messages']} through SMTP + DKIM | "
+         f"{drained['delivered_per_second']} messages/s ({drained['delivered']} delivered in {drained['seconds']} s) "
+         f"| the burst step: {drained['burst_delivered_per_second']} messages/s | {drained['ratio_to_burst']} |"),
+        (f"| drain: peak RSS of each Herald process over its RSS after the first {drained['settle']} (worst) | "
+         f"{memory} | bound {drained['growth_bound']} | {verdict} |")]
 
 
 def main() -> int:
@@ -334,8 +361,12 @@ def main() -> int:
     parser.add_argument("--burst", type=int, default=3000)
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--drain", type=int, default=100_000, help="e-mails of the drain step (0 skips it)")
+    parser.add_argument("--drain-settle", type=int, default=10_000,
+                        help="delivered e-mails after which the drain notes each process's RSS")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.processes, args.threads, args.burst, args.rate, args.seconds)), indent=2))
+    print(json.dumps(asyncio.run(run(args.processes, args.threads, args.burst, args.rate, args.seconds, args.drain,
+                                     args.drain_settle)), indent=2))
     return 0
 
 
