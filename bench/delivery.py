@@ -88,7 +88,8 @@ async def _clear_backlog(stage: Stage) -> None:
     end on a clean slate, not behind that backlog."""
     connection = await stage.connect()
     try:
-        await connection.execute("TRUNCATE outbox, message_events, messages")
+        # CASCADE: whatever else refers to a message (suppressions, attachments) goes with it.
+        await connection.execute("TRUNCATE outbox, message_events, messages CASCADE")
         stage.outbox_from = 0
     finally:
         await connection.close()
