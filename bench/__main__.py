@@ -177,7 +177,8 @@ class Bench(Stage):
         # The request log's rows are built and written by the stream consumer, as in production.
         self.spawn("request-log-consumer", [sys.executable, "-m", "herald.cli", "consume", "--kinds", "request-log"],
                    self.env)
-        results: dict = {}
+        # Kept on the bench as each step ends: a step that fails late does not take the others' figures with it.
+        results = self.results
         if self.args.only_scale:
             results["scale"] = await self.scale()
             return results
@@ -283,11 +284,16 @@ def main() -> int:
     args = parser.parse_args()
 
     bench = Bench(args)
+    bench.results = {}
     started = time.monotonic()
     completed = False
     try:
-        results = asyncio.run(bench.run())
+        asyncio.run(bench.run())
         completed = True
+    except BaseException as error:
+        say(f"a step failed ({type(error).__name__}: {error}); the steps before it are reported")
+        bench.results["failed"] = f"{type(error).__name__}: {error}"
+        raise
     finally:
         peaks = bench.close()
         try:
@@ -299,6 +305,11 @@ def main() -> int:
                 shutil.rmtree(bench.tmp, ignore_errors=True)
             else:
                 say(f"failed; process logs kept in {bench.tmp}")
+        write_report(args, bench.results, peaks, started)
+    return 0
+
+
+def write_report(args: argparse.Namespace, results: dict, peaks: dict, started: float) -> None:
     now = datetime.now(timezone.utc)
     report = {"date": now.strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
               "command": "make bench", "parameters": vars(args), "results": results, "peak_rss_mib": peaks,
@@ -314,7 +325,6 @@ def main() -> int:
         Path(f"{stem}-plans.txt").write_text(plans)
         print(plans)
     print(table)
-    return 0
 
 
 if __name__ == "__main__":

@@ -217,7 +217,7 @@ async def probes(connection: asyncpg.Connection, tenant_pk: int, tenant_id: str,
         "ORDER BY created_at DESC, id DESC LIMIT 1", tenant_pk)
     cursor = sign_cursor({"f": [micros_of(deep["created_at"]), deep["id"]],
                           "l": [micros_of(deep["created_at"]), deep["id"]]},
-                         secret_key=secret_key, audience=f"request-logs:{tenant_id}")
+                         secret_keys=(secret_key,), audience=f"request-logs:{tenant_id}")
     found = []
     found.append(_log_probe("logs: first page (24 h)", {}, "", [], tenant_pk, day, now))
     for name, query, extra, params in (
