@@ -184,3 +184,15 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def rows(results: dict) -> list[str]:
+    """The bench table's row for this step (`python -m bench`)."""
+    found = results.get("pages_tls")
+    if not found:
+        return []
+    series = {name: value for name, value in found.items() if isinstance(value, dict)}
+    worst = max(value["p99_ms"] for value in series.values())
+    detail = ", ".join(f"{name} p50 {value['p50_ms']} ms, p99 {value['p99_ms']} ms" for name, value in series.items())
+    return [f"| pages TLS ask, warm cache ({detail}) | p99 {worst} ms at most | bound p99 {found['p99_bound_ms']} ms | "
+            f"{'met' if found['within_bound'] else '**not met**'} |"]

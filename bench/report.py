@@ -8,7 +8,7 @@ import platform as host_platform
 
 import psutil
 
-from bench import console, idle, providers_e2e, smtp_e2e
+from bench import console, idle, pages, providers_e2e, runtime, smtp_e2e
 
 
 def _cpu(stream: dict) -> str:
@@ -114,7 +114,7 @@ def markdown(report: dict) -> str:
     memory = ", ".join(f"{name} {mib} MiB" for name, mib in report["peak_rss_mib"].items())
     lines += scale_rows(report["results"])
     lines += smtp_e2e.rows(report["results"]) + providers_e2e.rows(report["results"]) + idle.rows(report["results"])
-    lines += console.rows(report["results"])
+    lines += runtime.rows(report["results"]) + pages.rows(report["results"]) + console.rows(report["results"])
     lines += [f"| peak RSS | {memory} | | |"]
     if accept:
         lines += [f"| load generator CPU share (accept) | {accept['herald']['generator_cpu_share']} of one core | | |"]

@@ -295,3 +295,26 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def rows(results: dict) -> list[str]:
+    """The bench table's rows for this step (`python -m bench`)."""
+    found = results.get("runtime")
+    if not found:
+        return []
+    lines = []
+    for name, label in (("collect", "runtime `POST /collect`, one page view a batch"),
+                        ("page", "runtime, a cached published page (`GET /bench` on its custom host)")):
+        phase = found[name]
+        subject, bare = phase["subject"], phase["baseline"]
+        verdict = "" if phase["within_bound"] else ": **not met**"
+        lines.append(f"| {label}, c=32, 1 process | {subject['rps']} req/s, p99 {subject['p99_ms']} ms; server CPU "
+                     f"{subject['server_cpu_us']} µs a request | bare Sanic handler: {bare['rps']} req/s; "
+                     f"{bare['server_cpu_us']} µs | **{phase['ratio']}** (bound {phase['bound']}{verdict}; "
+                     f"rounds {phase['round_ratios']}) |")
+    consumer = found.get("consumer")
+    if consumer:
+        lines.append(f"| runtime stream consumer (`herald consume`) | {consumer['events_per_second']} events/s, "
+                     f"{consumer['lost']} lost of {consumer['accepted_batches']} | `/collect`'s "
+                     f"{consumer['collect_rps']} req/s | {'keeps up' if consumer['keeps_up'] else '**behind**'} |")
+    return lines
