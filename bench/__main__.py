@@ -51,6 +51,11 @@ LATENCY_MARGIN_MS = 5.0  # Herald's p99 at concurrency 1 and 4: at most the floo
 class Bench(Stage):
     """The phases, each a method on the stage they run on."""
 
+    def __init__(self, args: argparse.Namespace) -> None:
+        super().__init__(args)
+        # Kept as each step ends: a step that fails late does not take the others' figures with it.
+        self.results: dict = {}
+
     # --- phases --------------------------------------------------------------------------------
     def send_body(self, recipients: int = 1) -> dict:
         return {"Source": "Bench <bench@sandbox.herald.test>",
@@ -177,7 +182,6 @@ class Bench(Stage):
         # The request log's rows are built and written by the stream consumer, as in production.
         self.spawn("request-log-consumer", [sys.executable, "-m", "herald.cli", "consume", "--kinds", "request-log"],
                    self.env)
-        # Kept on the bench as each step ends: a step that fails late does not take the others' figures with it.
         results = self.results
         if self.args.only_scale:
             results["scale"] = await self.scale()
@@ -284,7 +288,6 @@ def main() -> int:
     args = parser.parse_args()
 
     bench = Bench(args)
-    bench.results = {}
     started = time.monotonic()
     completed = False
     try:

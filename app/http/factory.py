@@ -71,7 +71,7 @@ class HeadRouter(Router):
 
 def begin(request: Request) -> None:
     metrics.start_timer(request)
-    request_id(request)  # and the request's logging context
+    request_id(request)
 
 
 def allowlist(request: Request) -> None:
@@ -82,7 +82,7 @@ def allowlist(request: Request) -> None:
 
 
 def finish(request: Request, response: HTTPResponse) -> None:
-    response.headers[HEADER] = getattr(request.ctx, "request_id", None) or request_id(request)
+    response.headers[HEADER] = request_id(request)
     metrics.observe(request, response)
     access_log.write(request, response)
 
