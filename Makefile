@@ -30,12 +30,14 @@ migrate: install
 
 # pytest processes (pytest-xdist), each with its own databases, Redis database and servers: most
 # tests wait on servers, so two share a 2-core machine well and three better (the fast tier used 111 %
-# of a core with two). Two on PostgreSQL's default 100 connections (two processes peaked at 83: pools of
-# 4, tests/fixtures/harness.py), three where it takes 300 or more (`ALTER SYSTEM SET max_connections =
-# 400`, docs/testing.md). TEST_PROCESSES=0: one process. A module goes to one process whole
-# (`--dist loadfile`): split between them, its module fixtures (a worker, a consumer) started in each.
-TEST_PROCESSES ?= $(shell connections=$$(psql "$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}" \
-	-tAc "show max_connections" 2>/dev/null); [ "$${connections:-0}" -ge 300 ] 2>/dev/null && echo 3 || echo 2)
+# of a core with two). Two processes peaked at 83 connections (pools of 4, tests/fixtures/harness.py):
+# three where the tests' PostgreSQL takes 200 or more, the embedded one included (herald/embedded.py
+# starts it with 200), two on a default one (100). TEST_PROCESSES=0: one process. A module goes to one
+# process whole (`--dist loadfile`): split between them, its module fixtures (a worker, a consumer)
+# started in each.
+TEST_PROCESSES ?= $(shell if [ -z "$$DATABASE_URL" ]; then connections=200; else connections=$$(psql \
+	"$$DATABASE_URL" -tAc "show max_connections" 2>/dev/null); fi; \
+	[ "$${connections:-0}" -ge 200 ] 2>/dev/null && echo 3 || echo 2)
 XDIST = -n $(TEST_PROCESSES) --dist loadfile
 test: install-test
 	$(BIN)/lint-imports --no-cache
