@@ -2,7 +2,8 @@
 
 Seeds ``rows`` request-log rows and ``rows`` messages in the bench account with one
 ``INSERT ... SELECT generate_series`` each (no API, no row-by-row round trips), spread over the
-last 60 days so the logs fill three monthly partitions, and the report rollups of those messages
+last 60 days so the logs fill three monthly partitions, a tenth as many live sends in its last two
+hours (what a test key's reads must pass over), and the report rollups of those messages
 (``report_counters`` by the hour, ``report_daily_counters`` by the day, as bench/reports.py builds
 them; counted as live traffic, which is all reports read: the seeded messages are test-mode so
 that the ``/v1`` reads of the bench's test key find them); then times the read routes over HTTP
@@ -54,6 +55,21 @@ SELECT 'log_' || lpad(to_hex((extract(epoch FROM t.at) * 1000000)::bigint), 14, 
     '{"MessageId":"msg_' || lpad(to_hex(g), 24, '0') || '","RequestId":"req_' || md5(g::text) || '"}', 1
 FROM generate_series(1, $4::int) AS g,
      LATERAL (SELECT g % 1000 AS k, now() - make_interval(secs => g * $5::float8 / $4::int) AS at) AS t
+"""
+
+# A day of heavy live traffic beside them: one live send per g (a tenth of the test rows) within the last
+# LIVE_HOURS, so the test key's reads must find its test rows among live ones, as an account that sends
+# for real and tests with a test key does (the case the index of migration 0022 is for).
+LIVE_HOURS = 2.0
+SEED_LIVE_LOGS = """
+INSERT INTO request_logs (id, created_at, tenant_id, api_key_id, api_key_name, mode, method, path, route, status,
+    duration_ms, message_ids, request_id, trace_id, response_body, redaction_version)
+SELECT 'log_' || lpad(to_hex((extract(epoch FROM t.at) * 1000000)::bigint), 14, '0') || substr(md5('live' || g), 1, 10),
+    t.at, $1, $2, 'bench live', 'live', 'POST', '/v1/emails/send', '/v1/emails/send', 202, 1.5 + (g % 17),
+    jsonb_build_array('msg_live' || lpad(to_hex(g), 20, '0')), 'req_' || md5('live' || g), md5('l' || g),
+    '{"MessageId":"msg_live' || lpad(to_hex(g), 20, '0') || '"}', 1
+FROM generate_series(1, $3::int) AS g,
+     LATERAL (SELECT now() - make_interval(secs => g * $4::float8 / $3::int) AS at) AS t
 """
 
 # One e-mail (nine in ten; the rest SMS) per g; higher g is newer, as ids grow with time. Recipients
@@ -134,6 +150,7 @@ async def seed(connection: asyncpg.Connection, tenant_pk: int, key_id: str, rows
     timings["drop_indexes_s"] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
     await connection.execute(SEED_LOGS, tenant_pk, key_id, "key_otherbenchkey", rows, SPAN_DAYS * 86400.0)
+    await connection.execute(SEED_LIVE_LOGS, tenant_pk, "key_livebenchkey", max(rows // 10, 1), LIVE_HOURS * 3600.0)
     timings["request_logs_s"] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
     await connection.execute(SEED_MESSAGES, tenant_pk, rows, SPAN_DAYS * 86400.0)

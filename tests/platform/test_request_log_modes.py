@@ -92,3 +92,44 @@ async def test_a_test_key_still_reads_test_logs_only(platform):
     row = await RequestLog.get(request_id=made["live"][0])
     response = await _read(platform, test, path=f"/v1/logs/{row.id}")
     assert response.status_code == 404 and response.json()["error"]["code"] == "NotFound"
+
+
+# Live sends, newer than every test request of the account: what a test key's read must pass over.
+_LIVE_SENDS = """
+INSERT INTO request_logs (id, created_at, tenant_id, api_key_id, api_key_name, mode, method, path, route, status,
+    duration_ms, request_id, trace_id, redaction_version)
+SELECT 'log_' || lpad(to_hex((extract(epoch FROM t.at) * 1000000)::bigint), 14, '0') || substr(md5(g::text), 1, 10),
+    t.at, $1, 'key_live', 'live', 'live', 'POST', '/v1/emails/send', '/v1/emails/send', 202, 1.0,
+    'req_' || md5(g::text), md5(g::text), 1
+FROM generate_series(1, $2::int) AS g, LATERAL (SELECT now() - make_interval(secs => g * 0.001) AS at) AS t
+"""
+
+
+async def test_a_test_keys_page_does_not_walk_the_accounts_live_requests(platform):
+    """Migration 0022: with a burst of live sends newer than every test request, a test key's first page
+    reads its test records from an index that leads with the mode, instead of filtering out every live
+    one on the way (the scale step of `make bench` measured 142.6 ms p95 for that walk at 5 M rows)."""
+    from datetime import datetime, timedelta, timezone
+
+    from tortoise import connections
+
+    from app.platform.request_log.service import LogFilters, LogScope, page_query
+
+    headers, _ = await _keys("Test reads past live")
+    made = [(await platform.get("/v1/account/usage", headers=headers["test"])).headers["X-Request-Id"]
+            for _ in range(3)]
+    await _wait_logged(made)
+    row = await RequestLog.get(request_id=made[0])
+    db = connections.get("platform")
+    await db.execute_query(_LIVE_SENDS, [row.tenant_id, 20_000])
+    # Only the current month's partition holds rows here; analysing it gives the planner the mode's share.
+    await db.execute_script("ANALYZE request_logs")
+    scope = LogScope(row.tenant_id, "", ("test",))
+    now = datetime.now(timezone.utc)
+    query = page_query(db, scope, LogFilters(), since=now - timedelta(days=1), until=now + timedelta(minutes=1),
+                       limit=20, position=None)
+    plan = "\n".join(line["QUERY PLAN"] for line in await db.execute_query_dict(
+        "EXPLAIN (ANALYZE, FORMAT TEXT) " + query.sql(params_inline=True)))
+    removed = sum(int(part.split(":")[1]) for part in plan.splitlines() if "Rows Removed by Filter" in part)
+    assert removed < 1_000, plan
+    assert {r.request_id for r in await query} == set(made)
