@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 
+import asyncpg
 import psutil
 
 from bench.campaign import accept_campaign
@@ -109,6 +110,7 @@ async def drain(stack: LiveStack, count: int, burst_rate: float, settle: int = 1
         found = memory.stop()
     arrivals, _ = receiver.snapshot()
     elapsed = max(t for times in arrivals.values() for t in times) - started
+    handed_back = await _handed_back(stack)
     delivered = len(arrivals) - before
     rate = delivered / elapsed
     processes = found["processes"]
@@ -121,5 +123,15 @@ async def drain(stack: LiveStack, count: int, burst_rate: float, settle: int = 1
             "settled_after_seconds": round(memory.settled_at - started, 1) if memory.settled_at else None,
             "rss": processes, "started_after_settle": found["started_after_settle"],
             "worst_process": worst, "worst_growth": processes[worst]["growth"] if worst else None,
-            "growth_bound": GROWTH_BOUND,
+            "growth_bound": GROWTH_BOUND, "handed_back": handed_back,
             "within_bound": bool(worst) and processes[worst]["growth"] <= GROWTH_BOUND}
+
+
+async def _handed_back(stack: LiveStack) -> int:
+    """How many times the reconciler handed a message of the stack back to the workers (its
+    ``requeued`` events): behind a long queue, none is stuck, so none should be."""
+    connection = await asyncpg.connect(stack.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1))
+    try:
+        return int(await connection.fetchval("SELECT count(*) FROM message_events WHERE type = 'requeued'"))
+    finally:
+        await connection.close()

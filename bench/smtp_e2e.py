@@ -335,7 +335,8 @@ def _drain_rows(drained: dict | None) -> list[str]:
     verdict = "within" if drained["within_bound"] else "**over**" if worst else "not measured"
     return [
         (f"| drain: a campaign burst of {drained['messages']} through SMTP + DKIM | "
-         f"{drained['delivered_per_second']} messages/s ({drained['delivered']} delivered in {drained['seconds']} s) "
+         f"{drained['delivered_per_second']} messages/s ({drained['delivered']} delivered in {drained['seconds']} s, "
+         f"{drained.get('handed_back', 0)} handed back by the reconciler) "
          f"| the burst step: {drained['burst_delivered_per_second']} messages/s; bound: at its rate "
          f"({drained['rate_bound']} of it, for the noise between two runs) | **{drained['ratio_to_burst']}**"
          f"{'' if drained['rate_within_bound'] else ': not met'} |"),

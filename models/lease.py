@@ -129,9 +129,10 @@ class Leased:
 
     # --- the sweep's side -------------------------------------------------------------------------
 
-    def found_sql(self, order: str = "id") -> str:
+    def found_sql(self, order: str = "id", also: str = "true") -> str:
         """The rows to hand to the workers (again), locked: ``$1`` the clock, ``$2`` REENQUEUE_AFTER
-        in seconds, ``$3`` how many at most, ``$4`` only these ids (NULL: any)."""
+        in seconds, ``$3`` how many at most, ``$4`` only these ids (NULL: any); ``also`` a further
+        condition of the caller's (the clock as {now})."""
         now = clock("$1")
         stale = f"{now} - make_interval(secs => $2)"
         not_handed = f"{self.mark} IS NULL OR {self.mark} < {stale}"
@@ -143,18 +144,18 @@ class Leased:
         if self.taken:
             expired = (f" OR ({self.taken} AND {self.lease} < {now} AND ({self.mark} IS NULL OR "
                        f"{self.mark} < {self.lease} OR {self.mark} < {stale}))")
-        extra = self.sweepable.format(now=now)
-        return (f"SELECT id FROM {self.table} WHERE (({waiting}){expired}) AND ({extra}) "
+        extra = f"({self.sweepable.format(now=now)}) AND ({also.format(now=now)})"
+        return (f"SELECT id FROM {self.table} WHERE (({waiting}){expired}) AND {extra} "
                 f"AND ($4::bigint[] IS NULL OR id = ANY($4::bigint[])) "
                 f"ORDER BY {order} LIMIT $3 FOR UPDATE SKIP LOCKED")
 
-    def sweep_sql(self, jobs: str, *, order: str = "id", sets: str = "", where: str = "", returning: str = "",
-                  more: str = "") -> str:
-        """One statement: find the rows (:meth:`found_sql`, CTE ``found``), stamp them handed over
+    def sweep_sql(self, jobs: str, *, order: str = "id", also: str = "true", sets: str = "", where: str = "",
+                  returning: str = "", more: str = "") -> str:
+        """One statement: find the rows (:meth:`found_sql` with ``also``, CTE ``found``), stamp them handed over
         (CTE ``handed``, also setting ``sets``, only those matching ``where``), then ``more`` CTEs
         (", name AS (...)") and ``jobs``: the outbox insert(s) from ``handed`` (models/outbox.py:
         insert_sql), which ends the statement."""
-        return (f"WITH found AS ({self.found_sql(order)}), handed AS (UPDATE {self.table} t SET "
+        return (f"WITH found AS ({self.found_sql(order, also)}), handed AS (UPDATE {self.table} t SET "
                 f"{self.mark} = {clock('$1')}{', ' + sets if sets else ''} FROM found WHERE t.id = found.id"
                 f"{' AND ' + where if where else ''} RETURNING t.id{', ' + returning if returning else ''}){more}\n"
                 f"{jobs}")

@@ -3,9 +3,11 @@ again, a bounded number of times.
 
 Dramatiq's Redis broker gives a dead worker's messages back only during its occasional
 maintenance (minutes to hours on a quiet system). This job finds messages that should have
-moved and did not: queued for longer than RECONCILE_AFTER_SECONDS past their due time, or
-sending with an expired lease (a worker died mid-delivery). Each gets a fresh outbox row; the
-claim in the actor makes any duplicate harmless.
+moved and did not: queued for longer than RECONCILE_AFTER_SECONDS past their due time plus how
+far behind their channel's queue is (schedules/queue_lag.py: behind a campaign, a message waits
+its turn, and handing it back would only queue a second job for it and count an attempt towards
+giving up), or sending with an expired lease (a worker died mid-delivery). Each gets a fresh
+outbox row; the claim in the actor makes any duplicate harmless.
 
 The bound is the message's ``attempts``: every claim by a worker counts one, and so does handing
 back a queued message (no worker took it). A stuck message whose attempts reached
@@ -21,6 +23,7 @@ This is the sweep of the one lease pipeline (models/lease.py, schedules/sweep.py
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from tortoise import connections
 
@@ -30,6 +33,7 @@ from models.platform.events import fanout_sql, message_data_sql
 from models.platform.message import LEASED, Channel, purge_content_sql
 from models.platform.report import rollup_sql
 from schedules.jobs import job
+from schedules.queue_lag import queue_lags
 
 log = logging.getLogger("herald.reconciler")
 
@@ -43,11 +47,19 @@ _COLUMNS = "m.id, m.public_id, m.tenant_id, m.mode, m.channel, m.status, m.recip
 _JOBS = "".join(f", jobs_{channel.value} AS ({insert_sql(Actor.deliver(channel.value), 'handed')} "
                 f"WHERE channel = '{channel.value}')" for channel in Channel)
 
+# A queued message is stuck only once it has waited its channel's queue lag ($6 the channels, $7 their
+# lags in seconds; schedules/queue_lag.py) on top of the bound: since it was accepted or handed over
+# (updated_at), or since it fell due (next_attempt_at). Until then its job may be waiting its turn.
+_BEHIND_ITS_QUEUE = (
+    "status <> 'queued' OR GREATEST(updated_at, COALESCE(next_attempt_at, '-infinity')) < {now} - make_interval("
+    "secs => $2 + COALESCE((SELECT q.lag FROM unnest($6::text[], $7::float8[]) AS q(channel, lag) "
+    "WHERE q.channel = messages.channel), 0))")
+
 # The pipeline's sweep finds the stuck messages (CTE found) and hands back (CTE handed) those under
 # the bound ($5), queued again; the others fail.
 _RECONCILE = LEASED.sweep_sql(
     "SELECT (SELECT count(*) FROM handed) AS requeued, (SELECT count(*) FROM given_up) AS failed",
-    order="updated_at", where="t.attempts < $5", returning="t.channel",
+    order="updated_at", also=_BEHIND_ITS_QUEUE, where="t.attempts < $5", returning="t.channel",
     sets="status = 'queued', lease_until = NULL, "
          "attempts = t.attempts + CASE WHEN t.status = 'queued' THEN 1 ELSE 0 END",
     more=f""", given_up AS (
@@ -71,10 +83,15 @@ _RECONCILE = LEASED.sweep_sql(
 {_JOBS}""")
 
 
-async def reconcile(after_seconds: float) -> int:
-    """Hand stuck messages back (or fail those past the bound); returns how many were handed back."""
+async def reconcile(after_seconds: float, queue_lags: dict[str, float] | None = None,
+                    at: datetime | None = None) -> int:
+    """Hand stuck messages back (or fail those past the bound); returns how many were handed back.
+    ``queue_lags``: per channel, how far behind its delivery queue is (seconds); a queued message
+    waits that long more before it counts as stuck. ``at``: the clock (None: the database's)."""
+    lags = queue_lags or {}
     [row] = await connections.get("platform").execute_query_dict(
-        _RECONCILE, [None, float(after_seconds), LIMIT, None, MAX_HANDBACK_ATTEMPTS])
+        _RECONCILE, [at, float(after_seconds), LIMIT, None, MAX_HANDBACK_ATTEMPTS, list(lags),
+                     [float(lag) for lag in lags.values()]])
     if row["requeued"]:
         log.warning("re-enqueued %d stuck message(s)", row["requeued"])
     if row["failed"]:
@@ -82,8 +99,13 @@ async def reconcile(after_seconds: float) -> int:
     return int(row["requeued"])
 
 
+_DELIVERY_QUEUES = {channel.value: Actor.deliver(channel.value).queue.value for channel in Channel}
+
+
 @job("messages.reconcile", every_seconds=5)
 async def reconcile_job(runtime) -> None:
-    count = await reconcile(runtime.settings.reconcile_after_seconds)
+    lags = await queue_lags(runtime.redis, list(_DELIVERY_QUEUES.values()))
+    count = await reconcile(runtime.settings.reconcile_after_seconds,
+                            {channel: lags[queue] for channel, queue in _DELIVERY_QUEUES.items()})
     if count:
         runtime.wakeup()

@@ -4,8 +4,14 @@ device goes to the provider that can deliver its kind of token."""
 
 from __future__ import annotations
 
+import secrets
+import time
+from datetime import datetime, timedelta, timezone
+
 import dramatiq
 import pytest
+import redis.asyncio as aioredis
+from dramatiq.brokers.redis import RedisBroker
 from tortoise import connections
 
 from models.platform.device import Device
@@ -13,6 +19,7 @@ from models.platform.message import Message, MessageEvent
 from models.platform.provider_config import set_provider_config
 from models.platform.tenant import Tenant
 from schedules.platform.delivery import MAX_HANDBACK_ATTEMPTS, reconcile
+from schedules.queue_lag import queue_lags
 from tasks.platform.delivery import MAX_ATTEMPTS, deliver
 from tests.fixtures.provider_servers import Answer, HttpRecorder
 from tests.providers.test_egress import SECRET, service_key  # noqa: F401  (fixture)
@@ -104,6 +111,49 @@ async def test_the_reconciler_hands_a_message_back_a_bounded_number_of_times(mak
     await reconcile(600)
     assert {m.status for m in await Message.filter(id__in=[crashing.id, never_taken.id])} == {"failed"}
     assert await MessageEvent.filter(message_id=never_taken.id, type="requeued").count() == 0
+
+
+async def test_a_message_waiting_its_turn_behind_a_long_queue_is_not_handed_back(make_account):
+    """Behind a campaign the push queue's oldest job has waited two hours: a message queued an hour ago
+    is waiting its turn, not stuck (handing it back would queue a second job and count an attempt
+    towards giving up on it). A lease that ran out is a dead worker's whatever the queue. Once the queue
+    is less behind than the message has waited, the message is stuck and handed back."""
+    tenant = await push_tenant(make_account)
+    # A day ahead, where the run's own scheduler (tests/conftest.py: pipeline) does not look; the
+    # reconciler below runs on a clock an hour past that.
+    waiting, crashed = await push_message(tenant, "waiting-token"), await push_message(tenant, "crashed-token")
+    await connections.get("platform").execute_query(
+        "UPDATE messages SET status = CASE WHEN id = $1 THEN 'queued' ELSE 'sending' END, attempts = 1, "
+        "updated_at = now() + interval '1 day', "
+        "lease_until = CASE WHEN id = $2 THEN now() + interval '1 day' END WHERE id IN ($1, $2)",
+        [waiting.id, crashed.id])
+    an_hour_later = datetime.now(timezone.utc) + timedelta(days=1, hours=1)
+    await reconcile(600, {"push": 7200.0, "email": 0.0}, at=an_hour_later)
+    await waiting.refresh_from_db()
+    assert waiting.status == "queued" and waiting.attempts == 1
+    assert await MessageEvent.filter(message_id=waiting.id, type="requeued").count() == 0
+    assert await MessageEvent.filter(message_id=crashed.id, type="requeued").count() == 1
+
+    await reconcile(600, {"push": 60.0}, at=an_hour_later)
+    assert await MessageEvent.filter(message_id=waiting.id, type="requeued").count() == 1
+
+
+async def test_a_queues_lag_is_the_age_of_its_oldest_waiting_job(settings):
+    """schedules/queue_lag.py against Dramatiq's own Redis broker: the head job's age; 0 for an empty queue."""
+    namespace = f"lagtest{secrets.token_hex(3)}"
+    broker = RedisBroker(url=settings.redis_url, namespace=namespace, middleware=[])
+    now_ms = int(time.time() * 1000)
+    for age_ms in (90_000, 5_000):  # the older first: it is the head
+        broker.enqueue(dramatiq.Message(queue_name="email", actor_name="email.deliver", args=(1,), kwargs={},
+                                        options={}, message_timestamp=now_ms - age_ms))
+    client = aioredis.Redis.from_url(settings.redis_url)
+    try:
+        lags = await queue_lags(client, ["email", "sms"], namespace=namespace)
+        assert 90 <= lags["email"] < 120 and lags["sms"] == 0.0
+    finally:
+        await client.delete(*[key async for key in client.scan_iter(f"{namespace}:*")])
+        await client.aclose()
+        broker.close()
 
 
 @pytest.fixture
