@@ -3,8 +3,9 @@ whose lease ran out (a worker died), back to the workers.
 
 One statement in the system's database finds the rows (``FOR UPDATE SKIP LOCKED``: two schedulers,
 a leader change mid-run, never hand a row over twice), stamps them handed over and writes their
-outbox rows; the system's relay publishes them. The actor's claim makes any duplicate harmless.
-The same shape serves the simpler tables that are only handed over again after a while (CRM
+outbox rows; the system's relay publishes them. The actor's claim makes any duplicate harmless;
+a row handed over and not taken is handed over again only once its queue has had the time to bring its
+job (schedules/queue_lag.py). The same shape serves the simpler tables that are only handed over again after a while (CRM
 alerts, retention policies, owed erasures): a :class:`Leased` without due time or lease.
 """
 
@@ -20,6 +21,7 @@ from kit.actors import ActorRef
 from models.lease import Leased
 from models.outbox import insert_sql
 from schedules.jobs import job
+from schedules.queue_lag import queue_lags
 
 log = logging.getLogger("herald.sweep")
 
@@ -37,19 +39,22 @@ class Sweep:
     order: str = "id"
     limit: int = 1000
 
-    async def run(self, now: datetime | None = None, only: list[int] | None = None) -> int:
+    async def run(self, now: datetime | None = None, only: list[int] | None = None, behind: float = 0.0) -> int:
         """Hand every due row over (through the system's outbox); how many were. ``now`` moves
-        the clock (None: the database's), ``only`` limits the sweep to these ids."""
+        the clock (None: the database's), ``only`` limits the sweep to these ids; ``behind``: how
+        many seconds the actor's queue is behind (schedules/queue_lag.py), waited on top of
+        ``reenqueue_after`` before a row handed over and not taken counts as lost."""
         sql = self.leased.sweep_sql(f"{insert_sql(self.actor, 'handed')} RETURNING id", order=self.order)
         rows = await connections.get(self.actor.system).execute_query_dict(
-            sql, [now, self.reenqueue_after.total_seconds(), self.limit, only])
+            sql, [now, self.reenqueue_after.total_seconds() + behind, self.limit, only])
         if rows:
             log.info("%s: %d row(s) handed to %s", self.leased.table, len(rows), self.actor.name)
         return len(rows)
 
     async def tick(self, runtime) -> None:
         """One run of the job: wake the system's relay when anything was handed over."""
-        if await self.run():
+        queue = self.actor.queue.value
+        if await self.run(behind=(await queue_lags(runtime.redis, [queue]))[queue]):
             runtime.wakeup(self.actor.system)
 
     def register(self) -> Sweep:
