@@ -67,6 +67,7 @@ import psutil
 
 from herald.roles import scheduler_argv, serve_argv, smtpd_argv, worker_argv
 from kit.settings import load_settings, replace_database
+from kit.systems import DATA_SYSTEMS
 from bench.http_receiver import HttpReceiver, provider_env
 from bench.receiver import REFUSED_PREFIX, Receiver
 from bench.relay_receiver import RelayReceiver, webhook_secret
@@ -317,7 +318,8 @@ def _plan(duration: float, kills: int, outcome_kill: bool = True) -> list[tuple[
 
 class LiveStack:
     """Herald's roles as separate processes under herald.supervisor, on its own Redis and
-    platform database, with a verified sender domain, a live key (``scopes``) and the platform's
+    databases (one per system, all migrated, as `herald up` has them: the scheduler runs every
+    system's jobs and relays), with a verified sender domain, a live key (``scopes``) and the platform's
     e-mail provider set to SMTP towards a local aiosmtpd :class:`Receiver` (also used by
     bench/smtp_e2e.py and, with the other channels' providers in ``env``, bench/providers_e2e.py).
     ``own_postgres``: an embedded PostgreSQL of its own (:class:`PostgresRole`, which chaos
@@ -351,10 +353,12 @@ class LiveStack:
         self.dns = dns = DnsServer()
         self.port = port = free_port()
         self.url = f"http://127.0.0.1:{port}"
+        run = secrets.token_hex(3)
         env = self.env = {
             **{k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")},
             "DATABASE_URL": database_url, "REDIS_URL": self.redis.url,
-            "PLATFORM_DATABASE_URL": replace_database(database_url, f"herald_chaos_{secrets.token_hex(3)}_platform"),
+            **{f"{system.name.upper()}_DATABASE_URL": replace_database(database_url, f"herald_chaos_{run}_{system.name}")
+               for system in DATA_SYSTEMS},
             "PLATFORM_PORT": str(port), "PLATFORM_URL": self.url,
             "SECRET_KEY": secrets.token_urlsafe(40), "SERVICE_TOKEN": secrets.token_urlsafe(40),
             "HERALD_VAR_DIR": str(self.tmp / "var"), "WORKER_METRICS_PORT": "0", "LOG_LEVEL": "WARNING",
@@ -363,7 +367,7 @@ class LiveStack:
                                                  "security": "none", "pool_size": 8}),
             "DATABASE_POOL_MAX": "10", **self.extra_env}
         self.settings = settings = load_settings(env)
-        await migrate(settings, ["platform"])
+        await migrate(settings)
         self.tenant, self.key, self.domain = self.account("Chaos", self.scopes)
 
         self.logs = self.tmp / "logs"
@@ -420,7 +424,7 @@ class LiveStack:
         self.receiver.stop()
         self.redis.stop()
         if self.settings is not None:
-            await drop_databases(self.settings, ["platform"])
+            await drop_databases(self.settings)
         for child in self.children:
             child.send_signal(signal.SIGINT)
             child.wait(30)
