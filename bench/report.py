@@ -92,7 +92,9 @@ def markdown(report: dict) -> str:
     accept, batch = report["results"].get("accept"), report["results"].get("batch")
     lines = [
         f"Herald benchmark, {report['date']} on {report['machine']['cores']} cores, "
-        f"{report['machine']['memory_gib']} GiB (`{report['command']}`)",
+        f"{report['machine']['memory_gib']} GiB (`{report['command']}`)"
+        + (f"; PostgreSQL {pg.get('server_version')}, autovacuum {pg.get('autovacuum')}"
+           if (pg := report["results"].get("postgres")) else ""),
         "",
         "| measure | Herald | baseline | ratio |",
         "|---|---|---|---|",
