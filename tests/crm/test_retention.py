@@ -96,3 +96,18 @@ async def due_ids() -> list[int]:
         "AND (enqueued_at IS NULL OR enqueued_at < now() - make_interval(secs => $1))",
         [schedule.REENQUEUE_AFTER.total_seconds()])
     return [row["id"] for row in rows]
+
+
+async def test_a_policy_handed_over_is_not_handed_again_while_its_queue_is_behind(crm, act):
+    """schedules/sweep.py: a row handed over and not taken counts as lost once REENQUEUE_AFTER has passed
+    and its queue has had the time to bring its job (how far behind the queue is, on top)."""
+    from datetime import timedelta
+
+    owner = await act("admin")
+    await crm.put("/v1/configuracoes/retencao", headers=owner.headers, json={"dias": 5})
+    policy = await RetentionPolicy.get(tenant=owner.tenant)
+    handed = datetime.now(timezone.utc) - schedule.REENQUEUE_AFTER - timedelta(minutes=1)
+    await RetentionPolicy.filter(id=policy.id).update(enqueued_at=handed)
+    assert await schedule.POLICIES.run(only=[policy.id], behind=3600.0) == 0  # its job may still be queued
+    assert (await RetentionPolicy.get(id=policy.id)).enqueued_at == handed
+    assert await schedule.POLICIES.run(only=[policy.id], behind=0.0) == 1
