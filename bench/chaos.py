@@ -435,6 +435,10 @@ class LiveStack:
         if self.postgres is not None:
             self.postgres.stop()
 
+    async def connect(self) -> asyncpg.Connection:
+        """A connection of the bench's own to the stack's platform database."""
+        return await asyncpg.connect(self.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1))
+
     async def statuses(self, tenant: str | None = None) -> dict[str, int]:
         return await _statuses(self.env["PLATFORM_DATABASE_URL"], tenant)
 
@@ -523,7 +527,7 @@ async def _final(stack: LiveStack, accepted: dict, relay: Relay | None, relay_id
 
 async def _not_delivered(stack: LiveStack, tenant: str) -> dict[str, str]:
     """The relay account's messages that are not ``delivered``, by Herald id, with their status."""
-    connection = await asyncpg.connect(stack.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1))
+    connection = await stack.connect()
     try:
         rows = await connection.fetch(
             "SELECT m.public_id, m.status FROM messages m JOIN tenants t ON t.id = m.tenant_id "
@@ -600,7 +604,7 @@ async def _return_dsns(stack: LiveStack, returned: dict[str, str], done: set[str
 async def _bounced(stack: LiveStack, ids: set[str]) -> dict[str, tuple[str, bool]]:
     """The refused or returned e-mails ``ids``: each one's status and whether its account suppressed its
     recipient for a bounce naming it."""
-    connection = await asyncpg.connect(stack.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1))
+    connection = await stack.connect()
     try:
         rows = await connection.fetch(
             "SELECT m.public_id, m.status, EXISTS (SELECT 1 FROM suppressions s WHERE s.tenant_id = m.tenant_id "

@@ -18,7 +18,6 @@ import threading
 import time
 from collections.abc import Callable
 
-import asyncpg
 import psutil
 
 from bench.campaign import accept_campaign
@@ -130,7 +129,7 @@ async def drain(stack: LiveStack, count: int, burst_rate: float, settle: int = 1
 async def _handed_back(stack: LiveStack) -> int:
     """How many times the reconciler handed a message of the stack back to the workers (its
     ``requeued`` events): behind a long queue, none is stuck, so none should be."""
-    connection = await asyncpg.connect(stack.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1))
+    connection = await stack.connect()
     try:
         return int(await connection.fetchval("SELECT count(*) FROM message_events WHERE type = 'requeued'"))
     finally:

@@ -39,7 +39,6 @@ import subprocess
 import sys
 import time
 
-import asyncpg
 import psutil
 import redis
 
@@ -209,12 +208,8 @@ async def _send_at_rate(stack: LiveStack, rate: float, count: int) -> tuple[dict
     return accepted, result.errors
 
 
-async def _connect(stack: LiveStack) -> asyncpg.Connection:
-    return await asyncpg.connect(stack.env["PLATFORM_DATABASE_URL"].replace("postgres://", "postgresql://", 1))
-
-
 async def _max_outbox(stack: LiveStack) -> int:
-    connection = await _connect(stack)
+    connection = await stack.connect()
     try:
         return int(await connection.fetchval("SELECT COALESCE(max(id), 0) FROM outbox"))
     finally:
@@ -225,7 +220,7 @@ async def _sent_gap_and_lag(stack, accepted, arrivals, outbox_from) -> tuple[lis
     """SMTP accept to `sent` recorded, per message (wall clocks: the receiver's monotonic arrival
     is turned into wall time with one offset), and the relay lag percentiles."""
     offset = time.time() - time.monotonic()
-    connection = await _connect(stack)
+    connection = await stack.connect()
     try:
         rows = await connection.fetch(
             "SELECT m.public_id, extract(epoch FROM e.created_at) AS at FROM messages m "

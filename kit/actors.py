@@ -28,6 +28,10 @@ class Queue(StrEnum):
     RUNTIME = "runtime"
 
 
+# Dramatiq's Redis key prefix for every queue (its RedisBroker default): the workers' broker
+# (tasks/broker.py), the relays (schedules/__main__.py) and the queue-lag reads (schedules/queue_lag.py).
+BROKER_NAMESPACE = "dramatiq"
+
 # Idle workers wait on this Redis channel (tasks/wake.py); a relay publishes a queue's name there
 # after enqueueing to it, so a new job is fetched at once rather than at the workers' next poll.
 WORKER_WAKE_CHANNEL = "herald:workers:wake"

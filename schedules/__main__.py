@@ -21,7 +21,7 @@ from kit import logs
 from kit.observability import init_sentry
 from kit.settings import get_settings
 from models import tortoise_config
-from kit.actors import systems_with_outbox
+from kit.actors import BROKER_NAMESPACE, systems_with_outbox
 from models.outbox import wake_channel
 from schedules import housekeeping  # noqa: F401  (every module imported here registers its jobs)
 from schedules.platform import alerts, blocklist, delivery, domains, request_logs  # noqa: F401
@@ -86,7 +86,7 @@ async def run() -> None:
 
     # The relays run in every scheduler process, leader or not: SKIP LOCKED makes that safe,
     # and a second scheduler then also means a second relay of each system.
-    broker = RedisBroker(url=redis_url, middleware=[])
+    broker = RedisBroker(url=redis_url, namespace=BROKER_NAMESPACE, middleware=[])
     relayed = settings.relay_systems or systems_with_outbox()
     relay_tasks = [asyncio.create_task(OutboxRelay(broker, redis, system).run(stop), name=f"outbox-relay-{system}")
                    for system in relayed]

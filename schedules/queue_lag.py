@@ -17,12 +17,12 @@ import time
 
 import redis.asyncio as aioredis
 
-# Dramatiq's RedisBroker default, the one the relays enqueue with (schedules/__main__.py) and the
-# workers' broker uses (tasks/broker.py: NAMESPACE).
-NAMESPACE = "dramatiq"
+from kit.actors import BROKER_NAMESPACE
 
 
-async def queue_lags(redis: aioredis.Redis, queues: list[str], namespace: str = NAMESPACE) -> dict[str, float]:
+
+async def queue_lags(redis: aioredis.Redis, queues: list[str],
+                     namespace: str = BROKER_NAMESPACE) -> dict[str, float]:
     """Per queue, the seconds its head job has waited since it was first enqueued (0 when empty, or
     when the head was taken between the two reads). Two round trips, whatever the queues' length."""
     async with redis.pipeline(transaction=False) as pipe:

@@ -13,15 +13,13 @@ from kit.settings import Settings, get_settings
 from tasks.gauges import Gauges
 from tasks.middleware import EventLoopResources, JobLogContext
 from tasks.wake import WakeableRedisBroker, heartbeat_timeout_ms
-from kit.actors import Queue, systems_with_outbox
-
-NAMESPACE = "dramatiq"
+from kit.actors import BROKER_NAMESPACE, Queue, systems_with_outbox
 
 
 def build_broker(settings: Settings) -> RedisBroker:
     # Woken by a signal rather than polled fast; a dead worker's messages come back within
     # seconds (tasks/wake.py).
-    broker = WakeableRedisBroker(url=settings.require_redis_url(), namespace=NAMESPACE,
+    broker = WakeableRedisBroker(url=settings.require_redis_url(), namespace=BROKER_NAMESPACE,
                                  heartbeat_timeout=heartbeat_timeout_ms(settings.worker_poll_ms))
     broker.add_middleware(JobLogContext())
     systems = sorted({"platform", "identity", *systems_with_outbox()})
